@@ -1,0 +1,47 @@
+# `make demo` and `make test` are all a fresh machine with Python 3.11 needs.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV ?= .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: demo test lint format migrate serve worker bench clean-data
+
+$(VENV)/.runtime: requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+migrate: $(VENV)/.runtime
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+
+demo: migrate
+	$(PY) manage.py demo
+	@echo "Serving on http://$(HOST):$(PORT)/  (Ctrl-C to stop)"
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+serve: migrate
+	$(VENV)/bin/gunicorn bunco_site.wsgi --bind $(HOST):$(PORT) --workers 3
+
+worker: $(VENV)/.runtime
+	$(VENV)/bin/celery -A bunco_site worker --loglevel INFO --concurrency 2
+
+test: $(VENV)/.dev
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(VENV)/.dev
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+bench: $(VENV)/.dev
+	$(PY) bench/engine.py

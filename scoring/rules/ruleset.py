@@ -1,0 +1,105 @@
+"""A rule preset as one immutable value, so a round can never be played by half-edited rules.
+
+The Django model `RulePreset` mirrors these fields one to one; `to_dict`/`from_dict` are the
+only bridge, which is why they must round-trip exactly and validate everything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from .errors import RuleError
+
+MOVEMENT_STYLES: tuple[str, ...] = ("progressive", "losers_walk", "winners_up")
+TIE_BREAK_METHODS: tuple[str, ...] = (
+    "high_die_pair",
+    "high_die_player",
+    "roll_to_target",
+    "turn_around_table",
+)
+
+_INT_FIELDS = ("bunco_points", "mini_bunco_points", "bell_points")
+_BOOL_FIELDS = ("snake_eyes", "bell_on_bunco", "finish_turn_after_bell", "everyone_rolls_once")
+
+
+def _is_int(value: object) -> bool:
+    # bool is an int subclass; True as "points" is almost certainly a form bug.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RuleSet:
+    """Everything that differs between the rule sheets an event can play by."""
+
+    name: str
+    label: str
+    targets: tuple[int, ...]
+    bunco_points: int = 21
+    mini_bunco_points: int = 5
+    snake_eyes: bool
+    bell_points: int = 21
+    bell_on_bunco: bool
+    finish_turn_after_bell: bool
+    everyone_rolls_once: bool
+    movement: str
+    table_tie_break: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise RuleError("A rule preset needs a name.")
+        if not isinstance(self.label, str) or not self.label.strip():
+            raise RuleError("A rule preset needs a label.")
+        targets = self.targets
+        if isinstance(targets, list):
+            # Forms and JSON hand us lists; accept them but store the immutable form.
+            targets = tuple(targets)
+            object.__setattr__(self, "targets", targets)
+        if not isinstance(targets, tuple) or not targets:
+            raise RuleError("A set needs at least one target number.")
+        for target in targets:
+            if not _is_int(target) or not 1 <= target <= 6:
+                raise RuleError(f"Target numbers must be whole numbers 1 to 6, not {target!r}.")
+        if len(set(targets)) != len(targets):
+            raise RuleError("Each target number may appear only once in a set.")
+        for name in _INT_FIELDS:
+            value = getattr(self, name)
+            if not _is_int(value) or value < 0:
+                raise RuleError(f"{name.replace('_', ' ')} must be a whole number of 0 or more.")
+        if self.bell_points < 1:
+            raise RuleError("The bell needs at least 1 point to ring.")
+        for name in _BOOL_FIELDS:
+            if not isinstance(getattr(self, name), bool):
+                raise RuleError(f"{name.replace('_', ' ')} must be yes or no.")
+        if self.movement not in MOVEMENT_STYLES:
+            raise RuleError(
+                f"Unknown movement {self.movement!r}; choose one of {', '.join(MOVEMENT_STYLES)}."
+            )
+        if self.table_tie_break not in TIE_BREAK_METHODS:
+            raise RuleError(
+                f"Unknown tie-break {self.table_tie_break!r}; "
+                f"choose one of {', '.join(TIE_BREAK_METHODS)}."
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form, so stored seeds plus this dict replay a round exactly."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["targets"] = list(self.targets)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
+        """Strict inverse of `to_dict`: unknown keys are refused so typos don't pass silently."""
+        if not isinstance(data, dict):
+            raise RuleError("Rules must be given as a mapping of field names to values.")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RuleError(f"Unknown rule fields: {', '.join(unknown)}.")
+        missing = sorted(known - set(data) - set(_INT_FIELDS))
+        if missing:
+            raise RuleError(f"Missing rule fields: {', '.join(missing)}.")
+        values = dict(data)
+        if isinstance(values["targets"], list | tuple):
+            values["targets"] = tuple(values["targets"])
+        return cls(**values)

@@ -1,0 +1,136 @@
+"""Shared fixtures: accounts per role, a browser, and the rule that CI never skips.
+
+With BUNCO_REQUIRE_SERVICES=1 (set by .ci/run) a test that would be skipped because
+PostgreSQL, Redis or Chromium is missing fails instead, so a green CI means they ran.
+"""
+
+import os
+import shutil
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test thread; Django's ORM refuses to run
+# inside one unless told the test knows what it is doing.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+REQUIRE_SERVICES = os.environ.get("BUNCO_REQUIRE_SERVICES") == "1"
+CHROMIUM = os.environ.get("BUNCO_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if REQUIRE_SERVICES and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"Skipped, but BUNCO_REQUIRE_SERVICES=1 forbids skips: {reason}"
+
+
+@pytest.fixture(autouse=True)
+def _plain_static_files(settings):
+    """Tests render templates without running collectstatic first."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture(autouse=True)
+def _service_markers(request):
+    if request.node.get_closest_marker("postgres"):
+        from django.db import connection
+
+        if connection.vendor != "postgresql":
+            pytest.skip("needs PostgreSQL: set DATABASE_URL=postgres://...")
+    if request.node.get_closest_marker("redis") and not os.environ.get("REDIS_URL"):
+        pytest.skip("needs Redis: set REDIS_URL=redis://...")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not shutil.which(CHROMIUM) and not os.path.exists(CHROMIUM):
+        pytest.skip(f"needs Chromium at {CHROMIUM} (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def phone_page(browser, live_server):
+    context = browser.new_context(
+        base_url=live_server.url,
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def organiser(db):
+    from tests.factories import OrganiserFactory
+
+    return OrganiserFactory()
+
+
+@pytest.fixture
+def tournament(organiser):
+    from tests.factories import TournamentFactory
+
+    return TournamentFactory(organiser=organiser)
+
+
+@pytest.fixture
+def staff_user(tournament):
+    from tests.factories import UserFactory, grant
+
+    user = UserFactory(username="staffer")
+    grant(tournament, user, "staff")
+    return user
+
+
+@pytest.fixture
+def admin_user(tournament):
+    from tests.factories import UserFactory, grant
+
+    user = UserFactory(username="prizeadmin")
+    grant(tournament, user, "admin")
+    return user
+
+
+@pytest.fixture
+def client_for(client):
+    """A fresh logged-in client for a given user: `client_for(user)`."""
+    from django.test import Client
+
+    def make(user):
+        c = Client()
+        c.force_login(user)
+        return c
+
+    return make

@@ -1,0 +1,98 @@
+"""The public registration page: every refusal is clear and changes nothing."""
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import PlayerFactory
+from tournaments.models import AuditEntry, Player
+
+pytestmark = pytest.mark.django_db
+
+GOOD = {"name": "Carol  Hill", "email": "Carol@Example.org", "phone": "", "group_name": "",
+        "costume_contest": "on"}
+
+
+def snapshot():
+    return (
+        list(Player.objects.order_by("pk").values_list("pk", "name", "email", "status")),
+        AuditEntry.objects.count(),
+    )
+
+
+def post(client, tournament, **changes):
+    return client.post(reverse("register", args=[tournament.slug]), {**GOOD, **changes})
+
+
+def test_registration_shows_code(client, tournament):
+    response = post(client, tournament)
+    player = Player.objects.get()
+    assert response.status_code == 302
+    page = client.get(response.url)
+    assert player.code in page.content.decode()
+    assert player.name == "Carol Hill" and player.email == "carol@example.org"
+    assert player.costume_contest and player.source == "web"
+    assert len(player.code) == 6
+
+
+def test_full_tournament_refused(client, tournament):
+    tournament.capacity = 4
+    tournament.save()
+    PlayerFactory.create_batch(4, tournament=tournament)
+    before = snapshot()
+    response = post(client, tournament)
+    assert response.status_code == 200
+    assert "is full" in response.content.decode()
+    assert snapshot() == before
+
+
+def test_withdrawn_players_free_their_place(client, tournament):
+    tournament.capacity = 4
+    tournament.save()
+    players = PlayerFactory.create_batch(4, tournament=tournament)
+    players[0].status = Player.Status.WITHDRAWN
+    players[0].save()
+    assert post(client, tournament).status_code == 302
+
+
+def test_closed_registration_refused(client, tournament):
+    tournament.registration_open = False
+    tournament.save()
+    before = snapshot()
+    assert "Registration for this tournament is closed" in client.get(
+        reverse("register", args=[tournament.slug])
+    ).content.decode()
+    response = post(client, tournament)
+    assert "closed" in response.content.decode()
+    assert snapshot() == before
+
+
+def test_duplicate_email_refused_case_insensitively(client, tournament):
+    PlayerFactory(tournament=tournament, email="carol@example.org")
+    before = snapshot()
+    response = post(client, tournament, email="CAROL@example.org")
+    assert response.status_code == 200
+    assert "already registered" in response.content.decode()
+    assert snapshot() == before
+
+
+def test_missing_name_refused_and_other_fields_kept(client, tournament):
+    before = snapshot()
+    response = post(client, tournament, name="   ", group_name="Dice Divas")
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "This field is required" in body or "Please give your name" in body
+    assert 'value="Dice Divas"' in body  # what was typed is not lost
+    assert snapshot() == before
+
+
+def test_bad_email_refused(client, tournament):
+    before = snapshot()
+    response = post(client, tournament, email="not-an-email")
+    assert "valid email" in response.content.decode()
+    assert snapshot() == before
+
+
+def test_confirmation_link_cannot_be_forged(client, tournament):
+    player = PlayerFactory(tournament=tournament)
+    url = reverse("register-done", args=[tournament.slug, f"{player.pk}:forged"])
+    assert client.get(url).status_code == 404

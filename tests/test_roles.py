@@ -1,0 +1,145 @@
+"""Each role sees and may do only its own part, on GET and on POST."""
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import OrganiserFactory, TournamentFactory, UserFactory
+from tournaments.models import AuditEntry, Player, Tournament, TournamentRole
+
+pytestmark = pytest.mark.django_db
+
+ORGANISER_PAGES = [
+    ("tournament-edit", {}),
+    ("people", {}),
+    ("player-list", {}),
+    ("checkin-desk", {}),
+    ("audit-log", {}),
+]
+
+
+@pytest.mark.parametrize(("name", "extra"), ORGANISER_PAGES)
+def test_staff_gets_403_on_organiser_pages_on_get_and_post(
+    name, extra, tournament, staff_user, client_for
+):
+    client = client_for(staff_user)
+    url = reverse(name, kwargs={"slug": tournament.slug, **extra})
+    assert client.get(url).status_code == 403
+    before = (AuditEntry.objects.count(), Player.objects.count(), TournamentRole.objects.count())
+    assert client.post(url, {"action": "create", "username": "sneaky", "role": "admin"}).status_code == 403
+    assert (AuditEntry.objects.count(), Player.objects.count(), TournamentRole.objects.count()) == before
+
+
+def test_staff_cannot_flip_registration(tournament, staff_user, client_for):
+    url = reverse("tournament-switch", args=[tournament.slug, "registration"])
+    assert client_for(staff_user).post(url, {"value": "off"}).status_code == 403
+    tournament.refresh_from_db()
+    assert tournament.registration_open
+
+
+def test_admin_sees_players_but_cannot_manage_people(tournament, admin_user, client_for):
+    client = client_for(admin_user)
+    assert client.get(reverse("player-list", args=[tournament.slug])).status_code == 200
+    assert client.get(reverse("people", args=[tournament.slug])).status_code == 403
+    assert client.get(reverse("checkin-desk", args=[tournament.slug])).status_code == 403
+
+
+def test_staff_dashboard_hides_organiser_links(tournament, staff_user, client_for):
+    response = client_for(staff_user).get(reverse("tournament-dashboard", args=[tournament.slug]))
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert reverse("people", args=[tournament.slug]) not in body
+    assert reverse("checkin-desk", args=[tournament.slug]) not in body
+
+
+def test_anonymous_is_sent_to_login(tournament, client):
+    url = reverse("tournament-dashboard", args=[tournament.slug])
+    response = client.get(url)
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("login"))
+    assert client.post(reverse("tournament-switch", args=[tournament.slug, "registration"]),
+                       {"value": "off"}).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.registration_open
+
+
+def test_organiser_of_another_tournament_is_refused(tournament, client_for):
+    other = OrganiserFactory()
+    TournamentFactory(organiser=other)
+    client = client_for(other)
+    assert client.get(reverse("tournament-dashboard", args=[tournament.slug])).status_code == 403
+    assert client.post(reverse("tournament-edit", args=[tournament.slug]), {}).status_code == 403
+
+
+def test_only_organisers_create_tournaments(client_for, staff_user):
+    client = client_for(staff_user)
+    assert client.get(reverse("tournament-create")).status_code == 403
+    assert client.post(reverse("tournament-create"), {"name": "Mine"}).status_code == 403
+
+
+def test_organiser_creates_tournament_and_becomes_its_organiser(organiser, client_for):
+    from tournaments.models import RulePreset
+
+    client = client_for(organiser)
+    response = client.post(
+        reverse("tournament-create"),
+        {
+            "name": "Spring  Fling Bunco",
+            "charity": "Food bank",
+            "date": "2027-04-10",
+            "venue": "Elks Lodge",
+            "entry_fee": "20.00",
+            "capacity": "96",
+            "qualifying_sets": "3",
+            "preset": RulePreset.objects.get(slug="mingle").pk,
+        },
+    )
+    t = Tournament.objects.get(name="Spring Fling Bunco")
+    assert response.status_code == 302 and response.url == t.get_absolute_url()
+    assert t.slug == "spring-fling-bunco-2027"
+    assert TournamentRole.objects.filter(tournament=t, user=organiser, role="organiser").exists()
+
+
+def test_organiser_adds_staff_with_one_time_password_shown_once(tournament, organiser, client_for):
+    client = client_for(organiser)
+    url = reverse("people", args=[tournament.slug])
+    response = client.post(url, {"action": "create", "username": "door1", "full_name": "Dee Door",
+                                 "role": "staff"}, follow=True)
+    issued = response.context["issued"]
+    assert issued["username"] == "door1"
+    assert issued["password"] in response.content.decode()
+    assert issued["password"] not in client.get(url).content.decode()  # shown once only
+
+    staff = client.__class__()
+    assert staff.login(username="door1", password=issued["password"])
+    # The one-time password must be replaced before anything else.
+    dash = reverse("tournament-dashboard", args=[tournament.slug])
+    assert staff.get(dash).url == reverse("password_change")
+    staff.post(reverse("password_change"), {"old_password": issued["password"],
+                                             "new_password1": "Rolling-6-sixes!",
+                                             "new_password2": "Rolling-6-sixes!"})
+    assert staff.get(dash).status_code == 200
+    assert TournamentRole.objects.get(user__username="door1").role == "staff"
+
+
+def test_duplicate_username_is_a_form_error(tournament, organiser, client_for):
+    UserFactory(username="taken")
+    response = client_for(organiser).post(
+        reverse("people", args=[tournament.slug]),
+        {"action": "create", "username": "taken", "role": "staff"},
+    )
+    assert response.status_code == 200
+    assert "is taken" in response.content.decode()
+
+
+def test_last_organiser_cannot_be_removed(tournament, organiser, client_for):
+    tr = TournamentRole.objects.get(tournament=tournament, role="organiser")
+    client_for(organiser).post(reverse("role-revoke", args=[tournament.slug, tr.pk]))
+    assert TournamentRole.objects.filter(pk=tr.pk).exists()
+
+
+def test_staff_only_see_their_own_tournaments_on_home(tournament, staff_user, client_for):
+    other = TournamentFactory()
+    body = client_for(staff_user).get(reverse("home")).content.decode()
+    assert tournament.name in body
+    assert reverse("tournament-dashboard", args=[other.slug]) not in body
+

@@ -1,0 +1,33 @@
+from django.contrib import admin
+
+from .models import AuditEntry, Player, RulePreset, Tournament, TournamentRole, UserProfile
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "date", "venue", "registration_open", "check_in_open"]
+    search_fields = ["name", "slug"]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "code", "tournament", "status", "checked_in_at"]
+    list_filter = ["tournament", "status"]
+    search_fields = ["name", "email", "code"]
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    list_display = ["at", "tournament", "actor", "action", "summary"]
+    list_filter = ["tournament", "action"]
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+admin.site.register(RulePreset)
+admin.site.register(TournamentRole)
+admin.site.register(UserProfile)

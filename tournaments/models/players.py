@@ -1,0 +1,68 @@
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+# No 0/O, 1/I/L: codes are read aloud at the door and typed on phones.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+
+
+def new_registration_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+class Player(models.Model):
+    """A registration: one person playing in one tournament."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", "Registered"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    class Source(models.TextChoices):
+        WEB = "web", "Online registration"
+        IMPORT = "import", "CSV import"
+        WALK_IN = "walk_in", "Walk-in"
+        ORGANISER = "organiser", "Added by organiser"
+
+    tournament = models.ForeignKey("Tournament", on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=100)
+    email = models.EmailField(blank=True, help_text="Stored lower-case; one per tournament.")
+    phone = models.CharField(max_length=30, blank=True)
+    group_name = models.CharField("group or team name", max_length=100, blank=True)
+    costume_contest = models.BooleanField("enters the costume contest", default=False)
+    code = models.CharField(max_length=CODE_LENGTH, default=new_registration_code)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.REGISTERED)
+    source = models.CharField(max_length=20, choices=Source.choices, default=Source.WEB)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    checked_in_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    registered_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "code"], name="unique_player_code"),
+            models.UniqueConstraint(
+                fields=["tournament", "email"],
+                condition=~Q(email="") & Q(status="registered"),
+                name="unique_active_email",
+                violation_error_message="This e-mail address is already registered.",
+            ),
+        ]
+        indexes = [models.Index(fields=["tournament", "status", "name"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+    @property
+    def checked_in(self) -> bool:
+        return self.checked_in_at is not None
+
+    def save(self, *args, **kwargs) -> None:
+        self.email = self.email.strip().lower()
+        self.name = " ".join(self.name.split())
+        super().save(*args, **kwargs)

@@ -1,0 +1,106 @@
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.urls import reverse
+
+from scoring.rules import RuleError, RuleSet
+
+
+class RulePreset(models.Model):
+    """A rule preset as data: the four shipped ones plus organisers' own copies.
+
+    The fields mirror `scoring.rules.RuleSet` one to one so that `to_ruleset` is the only
+    bridge between what an organiser edits and what the engine plays.
+    """
+
+    class Movement(models.TextChoices):
+        PROGRESSIVE = "progressive", "Progressive (winners move up, losers move down)"
+        LOSERS_WALK = "losers_walk", "Losers walk (winners stay, losers move on A→B→C→A)"
+        WINNERS_UP = "winners_up", "Winners up (winners climb, head-table losers go to the bottom)"
+
+    class TieBreak(models.TextChoices):
+        HIGH_DIE_PAIR = "high_die_pair", "One player of each team rolls one die, highest wins"
+        HIGH_DIE_PLAYER = "high_die_player", "Each player rolls one die, highest wins"
+        ROLL_TO_TARGET = "roll_to_target", "Keep rolling until someone rolls the target number"
+        TURN_AROUND_TABLE = "turn_around_table", "One more turn around the table"
+
+    slug = models.SlugField(max_length=60, unique=True)
+    label = models.CharField(max_length=100)
+    description = models.TextField(blank=True)
+    builtin = models.BooleanField(default=False, editable=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    based_on = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL)
+
+    targets = models.CharField(
+        max_length=20,
+        help_text="The target numbers of a set, in order, separated by commas (e.g. 1,2,3,4,5,6).",
+    )
+    bunco_points = models.PositiveSmallIntegerField(default=21)
+    mini_bunco_points = models.PositiveSmallIntegerField(default=5)
+    snake_eyes = models.BooleanField(
+        default=False, help_text="Three 1s (when 1 is not the target) wipe the team's points."
+    )
+    bell_points = models.PositiveSmallIntegerField(
+        default=21, help_text="A head-table team reaching this many points rings the bell."
+    )
+    bell_on_bunco = models.BooleanField(default=True)
+    finish_turn_after_bell = models.BooleanField(default=True)
+    everyone_rolls_once = models.BooleanField(default=False)
+    movement = models.CharField(max_length=20, choices=Movement.choices)
+    table_tie_break = models.CharField(max_length=20, choices=TieBreak.choices)
+
+    class Meta:
+        ordering = ["-builtin", "label"]
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def target_list(self) -> tuple[int, ...]:
+        try:
+            return tuple(int(part) for part in self.targets.split(",") if part.strip())
+        except ValueError as exc:
+            raise ValidationError({"targets": "Targets must be numbers 1 to 6."}) from exc
+
+    def get_absolute_url(self) -> str:
+        return reverse("preset-detail", args=[self.slug])
+
+    def to_ruleset(self) -> RuleSet:
+        return RuleSet(
+            name=self.slug,
+            label=self.label,
+            targets=self.target_list,
+            bunco_points=self.bunco_points,
+            mini_bunco_points=self.mini_bunco_points,
+            snake_eyes=self.snake_eyes,
+            bell_points=self.bell_points,
+            bell_on_bunco=self.bell_on_bunco,
+            finish_turn_after_bell=self.finish_turn_after_bell,
+            everyone_rolls_once=self.everyone_rolls_once,
+            movement=self.movement,
+            table_tie_break=self.table_tie_break,
+        )
+
+    @staticmethod
+    def fields_from_ruleset(rules: RuleSet) -> dict:
+        return {
+            "label": rules.label,
+            "targets": ",".join(str(t) for t in rules.targets),
+            "bunco_points": rules.bunco_points,
+            "mini_bunco_points": rules.mini_bunco_points,
+            "snake_eyes": rules.snake_eyes,
+            "bell_points": rules.bell_points,
+            "bell_on_bunco": rules.bell_on_bunco,
+            "finish_turn_after_bell": rules.finish_turn_after_bell,
+            "everyone_rolls_once": rules.everyone_rolls_once,
+            "movement": rules.movement,
+            "table_tie_break": rules.table_tie_break,
+        }
+
+    def clean(self) -> None:
+        try:
+            self.to_ruleset()
+        except RuleError as exc:
+            raise ValidationError(str(exc)) from exc

@@ -1,0 +1,46 @@
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.urls import reverse
+
+
+class Tournament(models.Model):
+    """One charity event, from registration to the prize table."""
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60, unique=True)
+    charity = models.CharField(max_length=120)
+    date = models.DateField()
+    venue = models.CharField(max_length=200)
+    entry_fee = models.DecimalField(
+        max_digits=8,
+        decimal_places=2,
+        default=Decimal("0.00"),
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("10000"))],
+    )
+    capacity = models.PositiveIntegerField(
+        validators=[MinValueValidator(4), MaxValueValidator(5000)],
+        help_text="The most players who may register.",
+    )
+    qualifying_sets = models.PositiveSmallIntegerField(
+        default=3, validators=[MinValueValidator(1), MaxValueValidator(10)]
+    )
+    preset = models.ForeignKey("RulePreset", on_delete=models.PROTECT, related_name="tournaments")
+    registration_open = models.BooleanField(default=False)
+    check_in_open = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+        permissions = [("create_tournament", "May create tournaments (is an organiser)")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament-dashboard", args=[self.slug])

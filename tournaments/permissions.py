@@ -1,0 +1,137 @@
+"""Named permission codes per tournament role, checked by every view on every method.
+
+Templates only hide links; the check that counts is `TournamentPermissionMixin.dispatch`,
+which runs before GET and POST alike. Every view declares `permission` (a code, or
+`PUBLIC` for pages anyone may see), so a view that forgets is caught by the URL walk test.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.mixins import AccessMixin
+from django.core.exceptions import ImproperlyConfigured, PermissionDenied
+from django.shortcuts import get_object_or_404
+
+from .models import Role, Tournament, TournamentRole
+
+PUBLIC = "public"
+# Any signed-in account, whatever its roles (changing one's own password).
+AUTHENTICATED = "authenticated"
+
+PERMISSIONS: dict[str, str] = {
+    "tournament.view": "See the tournament's dashboard",
+    "tournament.edit": "Change the tournament's details, rules and registration",
+    "people.manage": "Add staff and admin accounts and change roles",
+    "registrations.view": "See the list of registered players",
+    "registrations.manage": "Edit, withdraw, import and export registrations",
+    "checkin.manage": "Check players in at the door and register walk-ins",
+    "stages.run": "Draw pods, start and close rounds, run the stages",
+    "results.enter": "Record and correct table results of assigned pods",
+    "cards.verify": "Enter and confirm score cards of assigned pods",
+    "printouts.make": "Print score cards, tally sheets and results",
+    "prizes.award": "Award prizes",
+    "payouts.pay": "Pay and void prizes",
+    "audit.view": "Read the audit log",
+}
+
+ROLE_PERMISSIONS: dict[str, frozenset[str]] = {
+    Role.ORGANISER: frozenset(PERMISSIONS),
+    Role.STAFF: frozenset({"tournament.view", "results.enter", "cards.verify"}),
+    Role.ADMIN: frozenset(
+        {
+            "tournament.view",
+            "registrations.view",
+            "printouts.make",
+            "prizes.award",
+            "payouts.pay",
+        }
+    ),
+}
+
+
+def roles_of(user, tournament: Tournament) -> frozenset[str]:
+    if not user.is_authenticated:
+        return frozenset()
+    cache = getattr(user, "_bunco_roles", None)
+    if cache is None:
+        cache = {}
+        for tid, role in TournamentRole.objects.filter(user=user).values_list(
+            "tournament_id", "role"
+        ):
+            cache.setdefault(tid, set()).add(role)
+        user._bunco_roles = cache
+    return frozenset(cache.get(tournament.pk, ()))
+
+
+def permissions_of(user, tournament: Tournament) -> frozenset[str]:
+    """The codes a user holds at a tournament; superusers hold every code."""
+    if not user.is_authenticated:
+        return frozenset()
+    if user.is_superuser:
+        return frozenset(PERMISSIONS)
+    codes: set[str] = set()
+    for role in roles_of(user, tournament):
+        codes |= ROLE_PERMISSIONS[role]
+    return frozenset(codes)
+
+
+def has_permission(user, tournament: Tournament, code: str) -> bool:
+    if code not in PERMISSIONS:
+        raise ImproperlyConfigured(f"Unknown permission code {code!r}")
+    return code in permissions_of(user, tournament)
+
+
+def may_create_tournaments(user) -> bool:
+    return user.is_authenticated and user.has_perm("tournaments.create_tournament")
+
+
+def forget_cached_roles(user) -> None:
+    if hasattr(user, "_bunco_roles"):
+        del user._bunco_roles
+
+
+class PermissionMixin(AccessMixin):
+    """Declares the code a view needs; anonymous users are sent to log in, others get 403."""
+
+    permission: str | None = None
+
+    def deny(self):
+        if not self.request.user.is_authenticated:
+            return self.handle_no_permission()
+        raise PermissionDenied
+
+
+class TournamentPermissionMixin(PermissionMixin):
+    """Loads the tournament from the URL's slug and checks `permission` on every method."""
+
+    tournament: Tournament
+
+    def get_tournament_queryset(self):
+        return Tournament.objects.select_related("preset")
+
+    def dispatch(self, request, *args, **kwargs):
+        if self.permission is None:
+            raise ImproperlyConfigured(f"{type(self).__name__} declares no permission")
+        self.tournament = get_object_or_404(self.get_tournament_queryset(), slug=kwargs["slug"])
+        if self.permission != PUBLIC and not has_permission(
+            request.user, self.tournament, self.permission
+        ):
+            return self.deny()
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["tournament"] = self.tournament
+        context["perms_here"] = permissions_of(self.request.user, self.tournament)
+        return context
+
+
+class OrganiserRequiredMixin(PermissionMixin):
+    """For pages outside one tournament that only organisers use (creating one, presets)."""
+
+    permission = "create_tournament"
+
+    def dispatch(self, request, *args, **kwargs):
+        if not may_create_tournaments(request.user):
+            return self.deny()
+        return super().dispatch(request, *args, **kwargs)
+

@@ -1,0 +1,10 @@
+"""Errors a person can fix: views show their message; anything else is a bug."""
+
+
+class UserFacingError(Exception):
+    """Raised by services for a problem the person at the keyboard can fix."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field

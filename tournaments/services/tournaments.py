@@ -1,0 +1,85 @@
+"""Creating tournaments and switching registration and check-in on and off."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils.text import slugify
+
+from ..models import Player, Role, Tournament, TournamentRole
+from . import audit
+from .errors import UserFacingError
+
+
+def unique_slug(name: str, date) -> str:
+    base = slugify(f"{name} {date:%Y}")[:50] or "tournament"
+    slug, n = base, 2
+    while Tournament.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+@transaction.atomic
+def create_tournament(tournament: Tournament, *, actor) -> Tournament:
+    """Saves a new tournament and makes its creator its first organiser."""
+    tournament.slug = unique_slug(tournament.name, tournament.date)
+    tournament.created_by = actor
+    tournament.save()
+    TournamentRole.objects.create(
+        tournament=tournament, user=actor, role=Role.ORGANISER, created_by=actor
+    )
+    audit.record("tournament.created", f"{tournament.name} created", actor=actor,
+                 tournament=tournament, target=tournament)
+    return tournament
+
+
+SWITCHES = {
+    "registration": ("registration_open", "Registration"),
+    "check_in": ("check_in_open", "Check-in"),
+}
+
+
+@transaction.atomic
+def set_switch(tournament: Tournament, switch: str, value: bool, *, actor) -> None:
+    if switch not in SWITCHES:
+        raise UserFacingError(f"Unknown setting {switch!r}.")
+    field, label = SWITCHES[switch]
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    setattr(tournament, field, value)
+    tournament.save(update_fields=[field])
+    state = "opened" if value else "closed"
+    audit.record(f"tournament.{switch}_{state}", f"{label} {state}", actor=actor,
+                 tournament=tournament)
+
+
+@dataclass(frozen=True)
+class Counts:
+    registered: int
+    checked_in: int
+    withdrawn: int
+    walk_ins: int
+    capacity: int
+    costume: int
+
+    @property
+    def not_arrived(self) -> int:
+        return self.registered - self.checked_in
+
+    @property
+    def capacity_left(self) -> int:
+        return max(self.capacity - self.registered, 0)
+
+
+def counts(tournament: Tournament) -> Counts:
+    """All dashboard numbers in one query, whatever the number of players."""
+    active = Q(status=Player.Status.REGISTERED)
+    row = tournament.players.aggregate(
+        registered=Count("id", filter=active),
+        checked_in=Count("id", filter=active & Q(checked_in_at__isnull=False)),
+        withdrawn=Count("id", filter=Q(status=Player.Status.WITHDRAWN)),
+        walk_ins=Count("id", filter=active & Q(source=Player.Source.WALK_IN)),
+        costume=Count("id", filter=active & Q(costume_contest=True)),
+    )
+    return Counts(capacity=tournament.capacity, **row)

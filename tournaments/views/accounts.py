@@ -1,0 +1,37 @@
+from django.contrib import messages
+from django.contrib.auth import views as auth_views
+from django.urls import path, reverse_lazy
+
+from ..models import UserProfile
+from ..permissions import AUTHENTICATED, PUBLIC
+
+
+class LoginView(auth_views.LoginView):
+    permission = PUBLIC
+    template_name = "registration/login.html"
+    redirect_authenticated_user = True
+
+
+class LogoutView(auth_views.LogoutView):
+    permission = PUBLIC
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Also ends the one-time password: the account now has a password only its owner knows."""
+
+    permission = AUTHENTICATED
+    template_name = "registration/password_change.html"
+    success_url = reverse_lazy("home")
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        UserProfile.objects.filter(user=self.request.user).update(must_change_password=False)
+        messages.success(self.request, "Your password is changed.")
+        return response
+
+
+urlpatterns = [
+    path("accounts/login/", LoginView.as_view(), name="login"),
+    path("accounts/logout/", LogoutView.as_view(), name="logout"),
+    path("accounts/password/", PasswordChangeView.as_view(), name="password_change"),
+]

@@ -1,0 +1,92 @@
+from django.contrib import messages
+from django.shortcuts import redirect
+from django.urls import path
+from django.views.generic import CreateView, TemplateView, UpdateView, View
+
+from ..forms.tournament import TournamentForm
+from ..models import Tournament
+from ..permissions import OrganiserRequiredMixin, TournamentPermissionMixin
+from ..services import tournaments as service
+from ..services.errors import UserFacingError
+
+
+class TournamentCreateView(OrganiserRequiredMixin, CreateView):
+    model = Tournament
+    form_class = TournamentForm
+    template_name = "tournaments/tournament_form.html"
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "user": self.request.user}
+
+    def form_valid(self, form):
+        tournament = service.create_tournament(form.instance, actor=self.request.user)
+        messages.success(self.request, f"{tournament.name} is set up. Open registration when ready.")
+        return redirect(tournament)
+
+
+class TournamentEditView(TournamentPermissionMixin, UpdateView):
+    permission = "tournament.edit"
+    form_class = TournamentForm
+    template_name = "tournaments/tournament_form.html"
+
+    def get_object(self, queryset=None):
+        return self.tournament
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "user": self.request.user}
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        service.audit.record(
+            "tournament.edited",
+            f"Details changed: {', '.join(form.changed_data) or 'nothing'}",
+            actor=self.request.user,
+            tournament=self.tournament,
+            data={"fields": form.changed_data},
+        )
+        messages.success(self.request, "Saved.")
+        return response
+
+
+class DashboardView(TournamentPermissionMixin, TemplateView):
+    permission = "tournament.view"
+    template_name = "tournaments/dashboard.html"
+
+    def get_context_data(self, **kwargs):
+        t = self.tournament
+        switches = [
+            (key, getattr(t, field), label) for key, (field, label) in service.SWITCHES.items()
+        ]
+        return super().get_context_data(
+            counts=service.counts(t), switches=switches, **kwargs
+        )
+
+
+class SwitchView(TournamentPermissionMixin, View):
+    """Opens or closes registration or check-in; POST only, so a link can't flip it."""
+
+    permission = "tournament.edit"
+    http_method_names = ["post"]
+
+    def post(self, request, slug, switch):
+        value = request.POST.get("value") == "on"
+        try:
+            service.set_switch(self.tournament, switch, value, actor=request.user)
+        except UserFacingError as exc:
+            messages.error(request, exc.message)
+        else:
+            label = service.SWITCHES[switch][1]
+            messages.success(request, f"{label} is now {'open' if value else 'closed'}.")
+        return redirect("tournament-dashboard", slug)
+
+
+urlpatterns = [
+    path("new/", TournamentCreateView.as_view(), name="tournament-create"),
+    path("t/<slug:slug>/manage/", DashboardView.as_view(), name="tournament-dashboard"),
+    path("t/<slug:slug>/manage/edit/", TournamentEditView.as_view(), name="tournament-edit"),
+    path(
+        "t/<slug:slug>/manage/switch/<str:switch>/",
+        SwitchView.as_view(),
+        name="tournament-switch",
+    ),
+]
