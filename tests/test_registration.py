@@ -8,8 +8,13 @@ from tournaments.models import AuditEntry, Player
 
 pytestmark = pytest.mark.django_db
 
-GOOD = {"name": "Carol  Hill", "email": "Carol@Example.org", "phone": "", "group_name": "",
-        "costume_contest": "on"}
+GOOD = {
+    "name": "Carol  Hill",
+    "email": "Carol@Example.org",
+    "phone": "",
+    "group_name": "",
+    "costume_contest": "on",
+}
 
 
 def snapshot():
@@ -58,9 +63,10 @@ def test_closed_registration_refused(client, tournament):
     tournament.registration_open = False
     tournament.save()
     before = snapshot()
-    assert "Registration for this tournament is closed" in client.get(
-        reverse("register", args=[tournament.slug])
-    ).content.decode()
+    assert (
+        "Registration for this tournament is closed"
+        in client.get(reverse("register", args=[tournament.slug])).content.decode()
+    )
     response = post(client, tournament)
     assert "closed" in response.content.decode()
     assert snapshot() == before

@@ -25,8 +25,15 @@ def test_staff_gets_403_on_organiser_pages_on_get_and_post(
     url = reverse(name, kwargs={"slug": tournament.slug, **extra})
     assert client.get(url).status_code == 403
     before = (AuditEntry.objects.count(), Player.objects.count(), TournamentRole.objects.count())
-    assert client.post(url, {"action": "create", "username": "sneaky", "role": "admin"}).status_code == 403
-    assert (AuditEntry.objects.count(), Player.objects.count(), TournamentRole.objects.count()) == before
+    assert (
+        client.post(url, {"action": "create", "username": "sneaky", "role": "admin"}).status_code
+        == 403
+    )
+    assert (
+        AuditEntry.objects.count(),
+        Player.objects.count(),
+        TournamentRole.objects.count(),
+    ) == before
 
 
 def test_staff_cannot_flip_registration(tournament, staff_user, client_for):
@@ -56,8 +63,12 @@ def test_anonymous_is_sent_to_login(tournament, client):
     response = client.get(url)
     assert response.status_code == 302
     assert response.url.startswith(reverse("login"))
-    assert client.post(reverse("tournament-switch", args=[tournament.slug, "registration"]),
-                       {"value": "off"}).status_code == 302
+    assert (
+        client.post(
+            reverse("tournament-switch", args=[tournament.slug, "registration"]), {"value": "off"}
+        ).status_code
+        == 302
+    )
     tournament.refresh_from_db()
     assert tournament.registration_open
 
@@ -102,8 +113,11 @@ def test_organiser_creates_tournament_and_becomes_its_organiser(organiser, clien
 def test_organiser_adds_staff_with_one_time_password_shown_once(tournament, organiser, client_for):
     client = client_for(organiser)
     url = reverse("people", args=[tournament.slug])
-    response = client.post(url, {"action": "create", "username": "door1", "full_name": "Dee Door",
-                                 "role": "staff"}, follow=True)
+    response = client.post(
+        url,
+        {"action": "create", "username": "door1", "full_name": "Dee Door", "role": "staff"},
+        follow=True,
+    )
     issued = response.context["issued"]
     assert issued["username"] == "door1"
     assert issued["password"] in response.content.decode()
@@ -114,9 +128,14 @@ def test_organiser_adds_staff_with_one_time_password_shown_once(tournament, orga
     # The one-time password must be replaced before anything else.
     dash = reverse("tournament-dashboard", args=[tournament.slug])
     assert staff.get(dash).url == reverse("password_change")
-    staff.post(reverse("password_change"), {"old_password": issued["password"],
-                                             "new_password1": "Rolling-6-sixes!",
-                                             "new_password2": "Rolling-6-sixes!"})
+    staff.post(
+        reverse("password_change"),
+        {
+            "old_password": issued["password"],
+            "new_password1": "Rolling-6-sixes!",
+            "new_password2": "Rolling-6-sixes!",
+        },
+    )
     assert staff.get(dash).status_code == 200
     assert TournamentRole.objects.get(user__username="door1").role == "staff"
 
@@ -142,4 +161,3 @@ def test_staff_only_see_their_own_tournaments_on_home(tournament, staff_user, cl
     body = client_for(staff_user).get(reverse("home")).content.decode()
     assert tournament.name in body
     assert reverse("tournament-dashboard", args=[other.slug]) not in body
-

@@ -10,7 +10,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def run_manage(args, env_extra, tmp_path):
-    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DEBUG", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    }
     env.update({"BUNCO_DATA_DIR": str(tmp_path), **env_extra})
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True

@@ -134,4 +134,3 @@ class OrganiserRequiredMixin(PermissionMixin):
         if not may_create_tournaments(request.user):
             return self.deny()
         return super().dispatch(request, *args, **kwargs)
-

@@ -33,7 +33,7 @@ def check_die(value: object) -> int:
 
 def check_target(target: object, rules: RuleSet) -> int:
     """A target outside the preset's set (a 1 in mingle) would silently change the rules."""
-    if target not in rules.targets or isinstance(target, bool):
+    if not isinstance(target, int) or isinstance(target, bool) or target not in rules.targets:
         raise RuleError(
             f"Target {target!r} is not a round of {rules.label} "
             f"({', '.join(str(t) for t in rules.targets)})."

@@ -275,6 +275,8 @@ def play_table_round(
         try:
             throw = next(throws)
         except StopIteration:
-            raise RuleError(f"Ran out of dice after {count} throws; the round is not over.") from None
+            raise RuleError(
+                f"Ran out of dice after {count} throws; the round is not over."
+            ) from None
         play.roll(throw)
         count += 1

@@ -72,7 +72,9 @@ def break_table_tie(
     Tie-break throws never count on score cards: the round's tally is already closed.
     """
     if method not in TIE_BREAK_METHODS:
-        raise RuleError(f"Unknown tie-break {method!r}; choose one of {', '.join(TIE_BREAK_METHODS)}.")
+        raise RuleError(
+            f"Unknown tie-break {method!r}; choose one of {', '.join(TIE_BREAK_METHODS)}."
+        )
     check_target(target, rules)
     flags = check_ghosts(ghosts)
     source = die_source(rng)
@@ -197,7 +199,7 @@ def roll_off(
     need = len(group) if places is None else min(places, len(group))
     source = die_source(rng)
     rounds: list[dict[Hashable, int]] = []
-    order, settled = _rank(group, need, source, rounds, high_wins, depth=0)
+    order, settled = _rank(group, need, source, rounds, high_wins)
     if sorted(map(repr, order)) != sorted(map(repr, group)) or settled < need:
         raise EngineBug("A roll-off lost or duplicated a player.")
     return RollOff(group, rounds, order[0], order, settled, high_wins)
@@ -209,35 +211,33 @@ def _rank(
     source: DieSource,
     rounds: list[dict[Hashable, int]],
     high_wins: bool,
-    depth: int,
 ) -> tuple[list[Hashable], int]:
     """Order `group`, deciding at least its first `need` places; returns (order, settled)."""
     if len(group) == 1:
         return list(group), 1
     if need <= 0:
         return list(group), 0
-    if depth > MAX_PASSES:
-        raise EngineBug("A roll-off did not end.")
-    faces = {player: source() for player in group}
-    rounds.append(faces)
-    values = sorted(set(faces.values()), reverse=high_wins)
+    for _ in range(MAX_PASSES):
+        faces = {player: source() for player in group}
+        rounds.append(faces)
+        values = sorted(set(faces.values()), reverse=high_wins)
+        if len(values) > 1:
+            break  # all equal: everyone throws again, without recursing
+    else:
+        raise EngineBug(f"A roll-off stayed tied for {MAX_PASSES} rounds.")
     order: list[Hashable] = []
     settled = 0
-    contiguous = True
+    contiguous = True  # `settled` counts only the leading run of decided places
     for value in values:
         tier = [p for p in group if faces[p] == value]
-        if len(order) >= need or len(tier) == 1:
-            decided = len(tier) == 1
-            order.extend(tier)
+        if len(tier) == 1:
+            part, part_settled = tier, 1
+        elif len(order) >= need:
+            part, part_settled = tier, 0  # below the places asked for: left tied
         else:
-            sub, sub_settled = _rank(tier, need - len(order), source, rounds, high_wins, depth + 1)
-            order.extend(sub)
-            decided = sub_settled == len(tier)
-            if contiguous:
-                settled += sub_settled
-            contiguous = contiguous and decided
-            continue
+            part, part_settled = _rank(tier, need - len(order), source, rounds, high_wins)
+        order.extend(part)
         if contiguous:
-            settled += len(tier) if decided else 0
-        contiguous = contiguous and decided
+            settled += part_settled
+            contiguous = part_settled == len(part)
     return order, settled

@@ -2,11 +2,17 @@ from .audit import AuditEntry
 from .players import Player
 from .presets import RulePreset
 from .roles import Role, TournamentRole, UserProfile
+from .stages import Pod, RosterChange, Round, Seat, Stage
 from .tournament import Tournament
 
 __all__ = [
     "AuditEntry",
     "Player",
+    "Pod",
+    "RosterChange",
+    "Round",
+    "Seat",
+    "Stage",
     "Role",
     "RulePreset",
     "Tournament",

@@ -58,11 +58,11 @@ class Player(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.code})"
 
-    @property
-    def checked_in(self) -> bool:
-        return self.checked_in_at is not None
-
     def save(self, *args, **kwargs) -> None:
         self.email = self.email.strip().lower()
         self.name = " ".join(self.name.split())
         super().save(*args, **kwargs)
+
+    @property
+    def checked_in(self) -> bool:
+        return self.checked_in_at is not None

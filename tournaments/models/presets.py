@@ -57,15 +57,15 @@ class RulePreset(models.Model):
     def __str__(self) -> str:
         return self.label
 
+    def get_absolute_url(self) -> str:
+        return reverse("preset-detail", args=[self.slug])
+
     @property
     def target_list(self) -> tuple[int, ...]:
         try:
             return tuple(int(part) for part in self.targets.split(",") if part.strip())
         except ValueError as exc:
             raise ValidationError({"targets": "Targets must be numbers 1 to 6."}) from exc
-
-    def get_absolute_url(self) -> str:
-        return reverse("preset-detail", args=[self.slug])
 
     def to_ruleset(self) -> RuleSet:
         return RuleSet(

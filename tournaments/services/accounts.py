@@ -20,9 +20,7 @@ PASSWORD_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 
 def one_time_password() -> str:
     """Three groups of four: long enough to resist guessing, easy to read off a screen."""
-    return "-".join(
-        "".join(secrets.choice(PASSWORD_ALPHABET) for _ in range(4)) for _ in range(3)
-    )
+    return "-".join("".join(secrets.choice(PASSWORD_ALPHABET) for _ in range(4)) for _ in range(3))
 
 
 @transaction.atomic

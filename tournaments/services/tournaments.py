@@ -30,8 +30,13 @@ def create_tournament(tournament: Tournament, *, actor) -> Tournament:
     TournamentRole.objects.create(
         tournament=tournament, user=actor, role=Role.ORGANISER, created_by=actor
     )
-    audit.record("tournament.created", f"{tournament.name} created", actor=actor,
-                 tournament=tournament, target=tournament)
+    audit.record(
+        "tournament.created",
+        f"{tournament.name} created",
+        actor=actor,
+        tournament=tournament,
+        target=tournament,
+    )
     return tournament
 
 
@@ -50,8 +55,9 @@ def set_switch(tournament: Tournament, switch: str, value: bool, *, actor) -> No
     setattr(tournament, field, value)
     tournament.save(update_fields=[field])
     state = "opened" if value else "closed"
-    audit.record(f"tournament.{switch}_{state}", f"{label} {state}", actor=actor,
-                 tournament=tournament)
+    audit.record(
+        f"tournament.{switch}_{state}", f"{label} {state}", actor=actor, tournament=tournament
+    )
 
 
 @dataclass(frozen=True)

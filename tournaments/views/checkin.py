@@ -1,14 +1,179 @@
-from django.urls import path
-from django.views.generic import TemplateView
+"""The check-in desk: a phone or a laptop at the door.
 
-from ..permissions import TournamentPermissionMixin
+With htmx the search box fills the results as one types, and Check in / Undo / walk-in
+swap only their own part of the page plus the counts (out of band). Without JavaScript the
+same forms are plain GETs and POSTs that redirect back to the desk.
+"""
+
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.views.generic import View
+from django_htmx.http import HttpResponseClientRedirect, replace_url
+
+from ..forms.checkin import SearchForm, WalkInForm
+from ..permissions import TournamentPermissionMixin, permissions_of
+from ..services import checkin as service
+from ..services.errors import UserFacingError
+from ..services.tournaments import counts
+
+WALK_IN_SESSION_KEY = "checkin_walk_in"
+DESK_TEMPLATE = "tournaments/checkin/desk.html"
+MESSAGE_LEVELS = {
+    "success": messages.SUCCESS,
+    "warning": messages.WARNING,
+    "danger": messages.ERROR,
+}
 
 
-class CheckInDeskView(TournamentPermissionMixin, TemplateView):
+class CheckInPermissionMixin(TournamentPermissionMixin):
     permission = "checkin.manage"
-    template_name = "tournaments/dashboard.html"
+
+    def handle_no_permission(self):
+        # An htmx request from a page whose session has expired would otherwise swap the
+        # login page into a result row; send the whole page to the login form instead.
+        if getattr(self.request, "htmx", False) and not self.request.user.is_authenticated:
+            desk = reverse("checkin-desk", args=[self.kwargs["slug"]])
+            return HttpResponseClientRedirect(redirect_to_login(desk).url)
+        return super().handle_no_permission()
+
+    def desk_url(self, query: str = "") -> str:
+        url = reverse("checkin-desk", args=[self.tournament.slug])
+        return f"{url}?{urlencode({'q': query})}" if query else url
+
+    def query(self, data) -> str:
+        return SearchForm(data).query
+
+    def results_context(self, query: str) -> dict:
+        if query:
+            found = service.search(self.tournament, query)
+            return {"q": query, "players": found.players, "more": found.more, "recent": False}
+        return {
+            "q": "",
+            "players": service.recent_check_ins(self.tournament),
+            "more": False,
+            "recent": True,
+        }
+
+    def desk_context(self, query: str = "", **kwargs) -> dict:
+        kwargs.setdefault("walk_in_form", WalkInForm())
+        kwargs.setdefault("walk_in_player", None)
+        return {
+            "tournament": self.tournament,
+            "perms_here": permissions_of(self.request.user, self.tournament),
+            "counts": counts(self.tournament),
+            **self.results_context(query),
+            **kwargs,
+        }
+
+    def partial(self, template: str, **context) -> TemplateResponse:
+        """A fragment plus the counts, swapped out of band so they stay current."""
+        context.setdefault("tournament", self.tournament)
+        context.setdefault("counts", counts(self.tournament))
+        context.setdefault("oob", True)
+        return TemplateResponse(self.request, template, context)
+
+
+class CheckInDeskView(CheckInPermissionMixin, View):
+    http_method_names = ["get"]
+
+    def get(self, request, slug):
+        walk_in_pk = request.session.pop(WALK_IN_SESSION_KEY, None)
+        walk_in_player = (
+            self.tournament.players.filter(pk=walk_in_pk).first() if walk_in_pk else None
+        )
+        context = self.desk_context(self.query(request.GET), walk_in_player=walk_in_player)
+        return TemplateResponse(request, DESK_TEMPLATE, context)
+
+
+class SearchView(CheckInPermissionMixin, View):
+    """The results partial for htmx; a plain visit goes to the desk with the same query."""
+
+    http_method_names = ["get"]
+
+    def get(self, request, slug):
+        query = self.query(request.GET)
+        if not request.htmx:
+            return redirect(self.desk_url(query))
+        response = self.partial("tournaments/checkin/_results.html", **self.results_context(query))
+        # A reload keeps what was searched for.
+        return replace_url(response, self.desk_url(query))
+
+
+class PlayerActionView(CheckInPermissionMixin, View):
+    """Check in or Undo: swaps the player's row (htmx) or redirects back to the desk."""
+
+    http_method_names = ["post"]
+    action = None  # a service function: (player, actor) -> Outcome
+
+    def post(self, request, slug, pk):
+        player = service.find_player(self.tournament, pk)
+        query = self.query(request.POST)
+        try:
+            outcome = self.action(player, request.user)
+        except UserFacingError as exc:
+            level, message = "danger", exc.message
+        else:
+            player = outcome.player
+            level = "success" if outcome.changed else "warning"
+            message = outcome.message
+        if not request.htmx:
+            messages.add_message(request, MESSAGE_LEVELS[level], message)
+            return redirect(self.desk_url(query))
+        return self.partial(
+            "tournaments/checkin/_row_swap.html",
+            player=player,
+            q=query,
+            row_message=message,
+            row_level=level,
+        )
+
+
+class CheckInView(PlayerActionView):
+    action = staticmethod(service.check_in)
+
+
+class UndoCheckInView(PlayerActionView):
+    action = staticmethod(service.undo_check_in)
+
+
+class WalkInView(CheckInPermissionMixin, View):
+    """Registers and checks in a player in one step; errors keep what was typed."""
+
+    http_method_names = ["post"]
+
+    def post(self, request, slug):
+        form = WalkInForm(request.POST)
+        player = None
+        if form.is_valid():
+            try:
+                player = service.walk_in(self.tournament, form.registrant(), actor=request.user)
+            except UserFacingError as exc:
+                form.add_error(exc.field, exc.message)
+        if request.htmx:
+            return self.partial(
+                "tournaments/checkin/_walk_in.html",
+                walk_in_form=WalkInForm() if player else form,
+                walk_in_player=player,
+            )
+        if player is not None:
+            request.session[WALK_IN_SESSION_KEY] = player.pk
+            return redirect(self.desk_url())
+        return TemplateResponse(request, DESK_TEMPLATE, self.desk_context(walk_in_form=form))
 
 
 urlpatterns = [
     path("t/<slug:slug>/manage/checkin/", CheckInDeskView.as_view(), name="checkin-desk"),
+    path("t/<slug:slug>/manage/checkin/search/", SearchView.as_view(), name="checkin-search"),
+    path("t/<slug:slug>/manage/checkin/walk-in/", WalkInView.as_view(), name="checkin-walk-in"),
+    path("t/<slug:slug>/manage/checkin/<int:pk>/in/", CheckInView.as_view(), name="checkin-player"),
+    path(
+        "t/<slug:slug>/manage/checkin/<int:pk>/undo/",
+        UndoCheckInView.as_view(),
+        name="checkin-undo",
+    ),
 ]

@@ -21,8 +21,10 @@ class HomeView(TemplateView):
         ).order_by("date")
         user = self.request.user
         if user.is_authenticated:
-            mine = Tournament.objects.all() if user.is_superuser else Tournament.objects.filter(
-                roles__user=user
+            mine = (
+                Tournament.objects.all()
+                if user.is_superuser
+                else Tournament.objects.filter(roles__user=user)
             )
             roles: dict[int, set[str]] = {}
             for tid, role in user.tournament_roles.values_list("tournament_id", "role"):

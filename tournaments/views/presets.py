@@ -31,8 +31,9 @@ class PresetDetailView(OrganiserRequiredMixin, DetailView):
         return visible_presets(self.request.user)
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(copy_form=CopyPresetForm(
-            initial={"label": f"{self.object.label} (my rules)"}), **kwargs)
+        return super().get_context_data(
+            copy_form=CopyPresetForm(initial={"label": f"{self.object.label} (my rules)"}), **kwargs
+        )
 
 
 class PresetCopyView(OrganiserRequiredMixin, FormView):

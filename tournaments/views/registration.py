@@ -32,7 +32,8 @@ class RegisterView(TournamentPermissionMixin, FormView):
     def form_valid(self, form):
         try:
             player = service.register(
-                self.tournament, service.Registrant(**form.cleaned_data),
+                self.tournament,
+                service.Registrant(**form.cleaned_data),
                 source=Player.Source.WEB,
             )
         except UserFacingError as exc:
@@ -64,6 +65,7 @@ class RegisteredView(TournamentPermissionMixin, TemplateView):
 urlpatterns = [
     path("t/<slug:slug>/", PublicTournamentView.as_view(), name="tournament-public"),
     path("t/<slug:slug>/register/", RegisterView.as_view(), name="register"),
-    path("t/<slug:slug>/register/done/<str:token>/", RegisteredView.as_view(),
-         name="register-done"),
+    path(
+        "t/<slug:slug>/register/done/<str:token>/", RegisteredView.as_view(), name="register-done"
+    ),
 ]

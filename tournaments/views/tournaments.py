@@ -20,7 +20,9 @@ class TournamentCreateView(OrganiserRequiredMixin, CreateView):
 
     def form_valid(self, form):
         tournament = service.create_tournament(form.instance, actor=self.request.user)
-        messages.success(self.request, f"{tournament.name} is set up. Open registration when ready.")
+        messages.success(
+            self.request, f"{tournament.name} is set up. Open registration when ready."
+        )
         return redirect(tournament)
 
 
@@ -57,9 +59,7 @@ class DashboardView(TournamentPermissionMixin, TemplateView):
         switches = [
             (key, getattr(t, field), label) for key, (field, label) in service.SWITCHES.items()
         ]
-        return super().get_context_data(
-            counts=service.counts(t), switches=switches, **kwargs
-        )
+        return super().get_context_data(counts=service.counts(t), switches=switches, **kwargs)
 
 
 class SwitchView(TournamentPermissionMixin, View):

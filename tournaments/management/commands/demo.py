@@ -64,9 +64,7 @@ class Command(BaseCommand):
         Tournament.objects.filter(pk=tournament.pk).update(slug="demo-pink-bunco")
         tournament.refresh_from_db()
         for username, role in (("staff", "staff"), ("admin", "admin")):
-            TournamentRole.objects.create(
-                tournament=tournament, user=accounts[username], role=role
-            )
+            TournamentRole.objects.create(tournament=tournament, user=accounts[username], role=role)
 
         firsts, lasts = FIRST.split(), LAST.split()
         for i in range(players):

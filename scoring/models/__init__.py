@@ -1,0 +1,3 @@
+from .results import RollCredit, TableResult
+
+__all__ = ["RollCredit", "TableResult"]

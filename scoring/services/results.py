@@ -1,0 +1,195 @@
+"""Recording a table's result: validated, versioned, and safe when two staff save at once.
+
+Every save names the version it corrects (`base_version`, 0 for a first entry). Under the
+pod's row lock the current version must still be that one; otherwise someone else saved in
+between and the second person is shown their result instead of silently replacing it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, transaction
+
+from tournaments.models import Pod, Round, Seat
+from tournaments.permissions import has_permission
+from tournaments.services import audit
+from tournaments.services.errors import UserFacingError
+from tournaments.services.seating import refresh_next_round
+
+from ..models import RollCredit, TableResult
+
+MAX_COUNT = 30
+MAX_POINTS = 2000
+
+
+class ResultConflict(UserFacingError):
+    """Someone saved this table after the form was opened."""
+
+    def __init__(self, message: str, current: TableResult) -> None:
+        super().__init__(message)
+        self.current = current
+
+
+@dataclass(frozen=True)
+class Tally:
+    buncos: int = 0
+    minis: int = 0
+    snake_eyes: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.buncos or self.minis or self.snake_eyes)
+
+
+@dataclass(frozen=True)
+class ResultEntry:
+    """What staff report for one table: seats are numbered 1 to 4 as on the tally sheet."""
+
+    winner: int
+    points: tuple[int | None, int | None] = (None, None)
+    tie: bool = False
+    tie_break: dict = field(default_factory=dict)
+    tallies: dict[int, Tally] = field(default_factory=dict)
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Recorded:
+    result: TableResult
+    next_round: str  # what refresh_next_round said: seated, unchanged, waiting, frozen, last
+
+
+def may_record(user, pod: Pod) -> bool:
+    """Organisers record for every pod; staff only for the pods they are assigned to."""
+    tournament = pod.stage.tournament
+    if not has_permission(user, tournament, "results.enter"):
+        return False
+    return has_permission(user, tournament, "stages.run") or pod.staff.filter(pk=user.pk).exists()
+
+
+def _check_entry(entry: ResultEntry, seats: dict[int, Seat], rules: dict) -> None:
+    if entry.winner not in (0, 1):
+        raise UserFacingError("Choose the winning pair: seats 1 & 3 or seats 2 & 4.")
+    p13, p24 = entry.points
+    if (p13 is None) != (p24 is None):
+        raise UserFacingError("Give both teams' points, or neither.")
+    if p13 is not None:
+        if not (0 <= p13 <= MAX_POINTS and 0 <= p24 <= MAX_POINTS):
+            raise UserFacingError(f"Points must be between 0 and {MAX_POINTS}.")
+        if p13 == p24 and not entry.tie:
+            raise UserFacingError(
+                f"The points are level ({p13}–{p24}): mark it a tie and give the roll-off winner."
+            )
+        if p13 != p24:
+            if entry.tie:
+                raise UserFacingError("A tie needs level points.")
+            leader = 0 if p13 > p24 else 1
+            if leader != entry.winner:
+                raise UserFacingError(
+                    f"The points ({p13}–{p24}) say seats {'1 & 3' if leader == 0 else '2 & 4'} "
+                    "won, not the pair you picked. Check the winner or the points."
+                )
+    for seat_no, tally in entry.tallies.items():
+        if seat_no not in seats:
+            raise UserFacingError(f"There is no seat {seat_no} at this table.")
+        if seats[seat_no].player_id is None and tally:
+            raise UserFacingError(
+                f"Seat {seat_no} is a ghost: credit its rolls to its partner, who rolled them."
+            )
+        for name in ("buncos", "minis", "snake_eyes"):
+            value = getattr(tally, name)
+            if not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+                raise UserFacingError(f"Counts must be whole numbers from 0 to {MAX_COUNT}.")
+        if tally.snake_eyes and not rules.get("snake_eyes"):
+            raise UserFacingError("These rules have no snake eyes.")
+
+
+def current_result(round_: Round, pod: Pod, table: int) -> TableResult | None:
+    return TableResult.objects.filter(round=round_, pod=pod, table=table, is_current=True).first()
+
+
+@transaction.atomic
+def record_result(
+    *,
+    round_: Round,
+    pod: Pod,
+    table: int,
+    entry: ResultEntry,
+    actor,
+    base_version: int,
+) -> Recorded:
+    if pod.stage_id != round_.stage_id:
+        raise UserFacingError("That pod does not play in this round's stage.")
+    if not may_record(actor, pod):
+        raise UserFacingError(f"You are not assigned to {pod}.")
+    if not 1 <= table <= pod.tables:
+        raise UserFacingError(f"{pod} has tables 1 to {pod.tables}.")
+    Pod.objects.select_for_update().get(pk=pod.pk)
+    round_ = Round.objects.get(pk=round_.pk)
+    current = current_result(round_, pod, table)
+    if round_.status == Round.Status.PENDING:
+        raise UserFacingError(f"Round {round_.number} has not started.")
+    if current is None and round_.status != Round.Status.OPEN:
+        raise UserFacingError(f"Round {round_.number} is closed; ask the organiser to reopen it.")
+    if (current.version if current else 0) != base_version:
+        if current is None:
+            raise UserFacingError("This result was changed meanwhile; reload the page.")
+        who = current.entered_by.get_username() if current.entered_by else "someone"
+        raise ResultConflict(
+            f"{who} saved table {table} at {current.entered_at:%H:%M:%S} while you were "
+            "entering it. Their result is shown; correct it if yours is right.",
+            current,
+        )
+    if current is not None and round_.status == Round.Status.CLOSED and not entry.reason.strip():
+        raise UserFacingError("Say why a closed round's result is corrected.")
+    seats = {s.seat: s for s in Seat.objects.filter(round=round_, pod=pod, table=table)}
+    if len(seats) != 4:
+        raise UserFacingError(f"Table {table} of {pod} has no seating for this round.")
+    _check_entry(entry, seats, pod.stage.rules)
+
+    if current is not None:
+        TableResult.objects.filter(pk=current.pk).update(is_current=False)
+    try:
+        with transaction.atomic():
+            result = TableResult.objects.create(
+                round=round_,
+                pod=pod,
+                table=table,
+                version=base_version + 1,
+                winner=entry.winner,
+                points_13=entry.points[0],
+                points_24=entry.points[1],
+                tie=entry.tie,
+                tie_break=entry.tie_break,
+                reason=entry.reason.strip()[:300],
+                entered_by=actor,
+                supersedes=current,
+            )
+    except IntegrityError as exc:  # a writer that did not take the lock got there first
+        raise UserFacingError("Someone saved this table at the same moment; reload.") from exc
+    RollCredit.objects.bulk_create(
+        RollCredit(
+            result=result,
+            player_id=seats[seat_no].player_id,
+            buncos=tally.buncos,
+            minis=tally.minis,
+            snake_eyes=tally.snake_eyes,
+        )
+        for seat_no, tally in sorted(entry.tallies.items())
+        if tally
+    )
+    what = "corrected" if current else "recorded"
+    audit.record(
+        f"result.{what}",
+        f"Round {round_.number}, {pod}, table {table}: seats "
+        f"{'1 & 3' if entry.winner == 0 else '2 & 4'} won (v{result.version})"
+        + (f" — {entry.reason.strip()}" if entry.reason.strip() else ""),
+        actor=actor,
+        tournament=pod.stage.tournament,
+        target=result,
+        data={"version": result.version, "winner": entry.winner, "points": list(entry.points)},
+    )
+    next_state = "unchanged"
+    if current is None or current.winner != entry.winner:
+        next_state = refresh_next_round(pod, round_)
+    return Recorded(result, next_state)

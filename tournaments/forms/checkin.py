@@ -1,0 +1,46 @@
+from django import forms
+
+from ..models import Player
+from ..services.registration import Registrant
+
+
+def _model_field(name: str, **kwargs) -> forms.Field:
+    """The model's own form field (length limits, e-mail check) with desk-friendly labels."""
+    return Player._meta.get_field(name).formfield(**kwargs)
+
+
+class SearchForm(forms.Form):
+    q = forms.CharField(required=False, max_length=100)
+
+    @property
+    def query(self) -> str:
+        if not self.is_valid():
+            return ""
+        return " ".join(self.cleaned_data["q"].split())
+
+
+class WalkInForm(forms.Form):
+    """A player who turns up at the door: only the name is required, e-mail is optional."""
+
+    name = _model_field("name", label="Name")
+    email = _model_field("email", label="E-mail", required=False, help_text="")
+    phone = _model_field("phone", label="Phone", required=False)
+    group_name = _model_field("group_name", label="Group", required=False)
+    costume_contest = _model_field("costume_contest", label="Costume contest", required=False)
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "walkin_%s")
+        super().__init__(*args, **kwargs)
+        self.fields["name"].widget.attrs.update(autocomplete="off", autocapitalize="words")
+        self.fields["email"].widget.attrs.update(autocomplete="off", inputmode="email")
+        self.fields["phone"].widget.attrs.update(autocomplete="off", inputmode="tel")
+        self.fields["group_name"].widget.attrs.update(autocomplete="off")
+
+    def clean_name(self):
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError("Please give the player's name.")
+        return name
+
+    def registrant(self) -> Registrant:
+        return Registrant(**self.cleaned_data)

@@ -1,0 +1,191 @@
+"""The organiser's changes to registrations: search, edit, withdraw and reinstate.
+
+New registrations are not made here: adding a player goes through `registration.register`
+like every other way in, so capacity and duplicate e-mails have one set of rules. What lives
+here is what happens to a registration afterwards. Nothing is ever deleted: a withdrawn
+player keeps their row (and code) so the audit log, payouts and a later reinstatement can
+still point at them.
+"""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
+
+from ..models import Player, Tournament
+from . import audit
+from .errors import UserFacingError
+from .registration import Registrant, check_email_free, check_room, lock_tournament
+
+# The list page's status filter. "Checked in" and "not arrived" only count active players: a
+# withdrawn player who had checked in has left, and must not inflate the room count.
+STATUS_FILTERS: dict[str, tuple[str, Q]] = {
+    "registered": ("Registered", Q(status=Player.Status.REGISTERED)),
+    "checked_in": (
+        "Checked in",
+        Q(status=Player.Status.REGISTERED, checked_in_at__isnull=False),
+    ),
+    "not_arrived": (
+        "Not arrived",
+        Q(status=Player.Status.REGISTERED, checked_in_at__isnull=True),
+    ),
+    "withdrawn": ("Withdrawn", Q(status=Player.Status.WITHDRAWN)),
+}
+
+# Each word must match somewhere; more words than this only slow the query down.
+MAX_SEARCH_TERMS = 6
+SEARCH_FIELDS = ("name", "email", "code", "group_name")
+
+EDITABLE_FIELDS: dict[str, str] = {
+    "name": "name",
+    "email": "e-mail",
+    "phone": "phone",
+    "group_name": "group",
+    "costume_contest": "costume contest",
+}
+
+
+def search_players(tournament: Tournament, query: str = "", status: str = "") -> QuerySet:
+    """The players matching a search box and a status filter, in name order.
+
+    Every word must appear (case-insensitively, anywhere) in the name, e-mail, code or group,
+    so "carol divas" finds Carol of the Dice Divas without the organiser knowing which field
+    holds what. One query whatever the number of players; the caller paginates it.
+    """
+    players = tournament.players.all()
+    if status in STATUS_FILTERS:
+        players = players.filter(STATUS_FILTERS[status][1])
+    for term in query.split()[:MAX_SEARCH_TERMS]:
+        match = Q()
+        for field in SEARCH_FIELDS:
+            match |= Q(**{f"{field}__icontains": term})
+        players = players.filter(match)
+    return players.order_by("name", "id")
+
+
+def normalised(registrant: Registrant) -> dict[str, object]:
+    """The values as they will be stored, so "changed" means changed after saving.
+
+    `Player.save` lower-cases the e-mail and collapses spaces in the name; comparing before
+    that would record "Carol@X" → "carol@x" as a change that never happens.
+    """
+    return {
+        "name": " ".join(registrant.name.split()),
+        "email": registrant.email.strip().lower(),
+        "phone": registrant.phone.strip(),
+        "group_name": " ".join(registrant.group_name.split()),
+        "costume_contest": bool(registrant.costume_contest),
+    }
+
+
+@transaction.atomic
+def update_player(
+    player: Player, registrant: Registrant, *, actor
+) -> tuple[Player, list[str]]:
+    """Saves an organiser's corrections and audits exactly which fields changed.
+
+    Runs under the tournament lock so a concurrent registration cannot take the new e-mail
+    between the check and the save. The e-mail is only checked when it changes: a withdrawn
+    player whose address was since re-used by a fresh registration can still have their
+    phone corrected. Returns the (reloaded) player and the labels of the changed fields.
+    """
+    tournament = lock_tournament(player.tournament)
+    player = tournament.players.get(pk=player.pk)
+    values = normalised(registrant)
+    if not values["name"]:
+        raise UserFacingError("Please give the player's name.", field="name")
+    changes = {
+        field: (getattr(player, field), value)
+        for field, value in values.items()
+        if getattr(player, field) != value
+    }
+    if not changes:
+        return player, []
+    if "email" in changes:
+        check_email_free(tournament, values["email"], exclude=player)
+    for field, (_, value) in changes.items():
+        setattr(player, field, value)
+    try:
+        with transaction.atomic():
+            player.save(update_fields=[*changes, "updated_at"])
+    except IntegrityError as exc:  # the database's own unique_active_email guard
+        raise UserFacingError(
+            f"{values['email']} is already registered for this tournament.", field="email"
+        ) from exc
+    labels = [EDITABLE_FIELDS[field] for field in changes]
+    audit.record(
+        "player.edited",
+        f"{player.name} ({player.code}): changed {', '.join(labels)}",
+        actor=actor,
+        tournament=tournament,
+        target=player,
+        data={"changes": {field: [old, new] for field, (old, new) in changes.items()}},
+    )
+    return player, labels
+
+
+@transaction.atomic
+def withdraw(player: Player, *, actor, reason: str = "") -> Player:
+    """Marks a registration withdrawn, freeing its place and its e-mail address.
+
+    The row stays (with its code and check-in time) because nothing is deleted: the audit log
+    and any later reinstatement refer to it.
+    """
+    tournament = lock_tournament(player.tournament)
+    player = tournament.players.get(pk=player.pk)
+    if player.status == Player.Status.WITHDRAWN:
+        raise UserFacingError(f"{player.name} is already withdrawn.")
+    player.status = Player.Status.WITHDRAWN
+    player.save(update_fields=["status", "updated_at"])
+    reason = reason.strip()
+    audit.record(
+        "player.withdrawn",
+        f"{player.name} ({player.code}) withdrawn" + (f": {reason}" if reason else ""),
+        actor=actor,
+        tournament=tournament,
+        target=player,
+        data={"reason": reason},
+    )
+    return player
+
+
+@transaction.atomic
+def reinstate(player: Player, *, actor, reason: str = "") -> Player:
+    """Makes a withdrawn registration active again, if a place and the e-mail are still free.
+
+    While the player was withdrawn someone may have taken the last place or registered with
+    the same address, so both are re-checked with the tournament row locked, using the same
+    checks as a new registration.
+    """
+    tournament = lock_tournament(player.tournament)
+    player = tournament.players.get(pk=player.pk)
+    if player.status == Player.Status.REGISTERED:
+        raise UserFacingError(f"{player.name} is already registered.")
+    try:
+        check_room(tournament)
+        check_email_free(tournament, player.email, exclude=player)
+    except UserFacingError as exc:
+        hint = (
+            " Change this player's e-mail first."
+            if exc.field == "email"
+            else " Withdraw someone else or raise the capacity first."
+        )
+        raise UserFacingError(f"Cannot reinstate {player.name}: {exc.message}{hint}") from exc
+    player.status = Player.Status.REGISTERED
+    try:
+        with transaction.atomic():
+            player.save(update_fields=["status", "updated_at"])
+    except IntegrityError as exc:
+        raise UserFacingError(
+            f"Cannot reinstate {player.name}: {player.email} is already registered."
+        ) from exc
+    reason = reason.strip()
+    audit.record(
+        "player.reinstated",
+        f"{player.name} ({player.code}) reinstated" + (f": {reason}" if reason else ""),
+        actor=actor,
+        tournament=tournament,
+        target=player,
+        data={"reason": reason},
+    )
+    return player

@@ -1,0 +1,111 @@
+"""Round control: the organiser rings the bell to start a round and closes it when reported."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from scoring.models import TableResult
+
+from ..models import Round, Seat, Stage
+from . import audit
+from .errors import UserFacingError
+
+
+@dataclass(frozen=True)
+class PodProgress:
+    pod_id: int
+    number: int
+    tables: int
+    reported: int
+
+    @property
+    def complete(self) -> bool:
+        return self.reported >= self.tables
+
+
+def current_round(stage: Stage) -> Round | None:
+    """The open round, else the last closed one, else round 1."""
+    rounds = list(stage.rounds.order_by("number"))
+    open_ = [r for r in rounds if r.status == Round.Status.OPEN]
+    if open_:
+        return open_[0]
+    closed = [r for r in rounds if r.status == Round.Status.CLOSED]
+    return closed[-1] if closed else (rounds[0] if rounds else None)
+
+
+def progress(round_: Round) -> list[PodProgress]:
+    """Tables reported per pod, in two queries whatever the size of the event."""
+    reported = dict(
+        TableResult.objects.filter(round=round_, is_current=True)
+        .values("pod_id")
+        .annotate(n=Count("id"))
+        .values_list("pod_id", "n")
+    )
+    return [
+        PodProgress(pod.pk, pod.number, pod.tables, reported.get(pod.pk, 0))
+        for pod in round_.stage.pods.order_by("number")
+    ]
+
+
+@transaction.atomic
+def start_next_round(stage: Stage, *, actor) -> Round:
+    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    rounds = list(stage.rounds.select_for_update().order_by("number"))
+    if any(r.status == Round.Status.OPEN for r in rounds):
+        raise UserFacingError("A round is still being played; close it first.")
+    pending = [r for r in rounds if r.status == Round.Status.PENDING]
+    if not pending:
+        raise UserFacingError("Every round of this stage has been played.")
+    round_ = pending[0]
+    seated = set(Seat.objects.filter(round=round_).values_list("pod_id", flat=True).distinct())
+    missing = [p.number for p in stage.pods.order_by("number") if p.pk not in seated]
+    if missing:
+        raise UserFacingError(
+            f"Pods {', '.join(map(str, missing))} have no seating for round {round_.number} yet."
+        )
+    round_.status = Round.Status.OPEN
+    round_.opened_at = timezone.now()
+    round_.opened_by = actor
+    round_.save(update_fields=["status", "opened_at", "opened_by"])
+    if stage.status == Stage.Status.DRAWN:
+        stage.status = Stage.Status.PLAYING
+        stage.save(update_fields=["status"])
+    audit.record(
+        "round.started",
+        f"{stage.get_kind_display()} round {round_.number} started ({round_.target}s)",
+        actor=actor,
+        tournament=stage.tournament,
+        target=round_,
+    )
+    return round_
+
+
+@transaction.atomic
+def close_round(round_: Round, *, actor) -> Round:
+    round_ = Round.objects.select_for_update().select_related("stage").get(pk=round_.pk)
+    if round_.status != Round.Status.OPEN:
+        raise UserFacingError(f"Round {round_.number} is not being played.")
+    waiting = [p for p in progress(round_) if not p.complete]
+    if waiting:
+        listed = ", ".join(f"pod {p.number} ({p.reported}/{p.tables})" for p in waiting)
+        raise UserFacingError(f"Tables still to report: {listed}.")
+    round_.status = Round.Status.CLOSED
+    round_.closed_at = timezone.now()
+    round_.closed_by = actor
+    round_.save(update_fields=["status", "closed_at", "closed_by"])
+    stage = round_.stage
+    if not stage.rounds.exclude(status=Round.Status.CLOSED).exists():
+        stage.status = Stage.Status.FINISHED
+        stage.save(update_fields=["status"])
+    audit.record(
+        "round.closed",
+        f"{stage.get_kind_display()} round {round_.number} closed",
+        actor=actor,
+        tournament=stage.tournament,
+        target=round_,
+    )
+    return round_
