@@ -6,6 +6,7 @@ two seconds; no Django is loaded.
 
 from __future__ import annotations
 
+import os
 import platform
 import random
 import sys
@@ -55,11 +56,11 @@ def main() -> None:
         simulate_stage(120, rules, 3, next(seeds))
         return 1
 
-    print(f"machine: {platform.platform()} ({platform.machine()}), {platform.processor() or '?'}")
+    print(f"machine: {platform.platform()}, {os.cpu_count()} CPUs (one used)")
     print(f"python:  {platform.python_implementation()} {platform.python_version()}")
-    print(f"score_roll:                         {rate(rolls):>12,.0f} rolls/s")
-    print(f"play_table_round (head table):      {rate(table_rounds):>12,.0f} rounds/s")
-    print(f"simulate_stage (120 players, 3 sets): {rate(stages):>10,.1f} stages/s")
+    print(f"{'score_roll':<38}{rate(rolls):>14,.0f} rolls/s")
+    print(f"{'play_table_round (head table)':<38}{rate(table_rounds):>14,.0f} rounds/s")
+    print(f"{'simulate_stage (120 players, 3 sets)':<38}{rate(stages):>14,.1f} stages/s")
 
 
 if __name__ == "__main__":

@@ -220,8 +220,8 @@ def _deal(
         loose: list[Hashable] = []
         for player in players:
             name = groups.get(player)
-            if name is None:
-                loose.append(player)
+            if name is None or name == "":
+                loose.append(player)  # a blank group (a form left empty) is no group
             else:
                 by_group.setdefault(str(name), []).append(player)
         ordered = sorted(by_group.items(), key=lambda item: (-len(item[1]), item[0]))
@@ -267,10 +267,11 @@ def draw_pods(
     `pod_sizes`). Ghosts go to the lowest tables of a pod, at most one per table whenever the
     numbers allow it, so no table has fewer than three players unless the event has fewer
     than three players in total or exactly five (five cannot be split into tables of three
-    or four; it becomes one pod of a 3-player and a 2-player table). `groups` maps a player
-    to a group name (a club, a family) whose members should not share a pod: groups are
-    dealt round-robin so each pod gets at most ceil(group size / pods) of a group.
-    0 players give no pods.
+    or four: it becomes a 3-player table and a 2-player table whose two players each partner
+    a ghost). `groups` maps a player to a group name (a club, a family) whose members should
+    not share a pod; groups are dealt round-robin so each pod gets at most
+    ceil(group size / pods) of a group. A blank group name counts as no group. 0 players
+    give no pods; 1 player gets a table that cannot be played (a team of two ghosts).
     """
     players = list(player_ids)
     if len(set(players)) != len(players):

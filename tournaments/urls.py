@@ -1,6 +1,9 @@
 """Each views module owns its routes; this file only lists the modules."""
 
-from .views import accounts, audit, checkin, home, people, players, presets, registration
+from scoring.views import public as scoring_public
+from scoring.views import results as scoring_results
+
+from .views import accounts, audit, checkin, home, people, players, presets, registration, stages
 from .views import tournaments as tournament_views
 
 urlpatterns = [
@@ -13,4 +16,7 @@ urlpatterns = [
     *players.urlpatterns,
     *checkin.urlpatterns,
     *audit.urlpatterns,
+    *stages.urlpatterns,
+    *scoring_results.urlpatterns,
+    *scoring_public.urlpatterns,
 ]

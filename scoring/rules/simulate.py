@@ -66,7 +66,7 @@ class Advancer:
             "name": player_name(self.player),
             "reason": self.reason,
             "value": self.value,
-            "roll_off": None if self.roll_off is None else _roll_off_dict(self.roll_off),
+            "won_roll_off": self.roll_off is not None,
         }
 
 
@@ -98,6 +98,11 @@ class PodSimulation:
             ),
             "standings": [s.to_dict() for s in self.standings],
             "advancers": [a.to_dict() for a in self.advancers],
+            "roll_offs": [
+                {"reason": a.reason, **_roll_off_dict(a.roll_off)}
+                for a in self.advancers
+                if a.roll_off is not None
+            ],
         }
 
 
@@ -116,9 +121,7 @@ class StageSimulation:
             "players": self.players,
             "sets": self.sets,
             "pods": [pod.to_dict() for pod in self.pods],
-            "advancers": [
-                {"pod": pod.number, **a.to_dict()} for pod in self.pods for a in pod.advancers
-            ],
+            "semi_finalists": [a.player for pod in self.pods for a in pod.advancers],
         }
 
     def to_json(self) -> str:
@@ -141,7 +144,8 @@ def simulate_stage(n_players: int, rules: RuleSet, sets: int, seed: int) -> Stag
 
     One `random.Random(seed)` draws the pods and then a seed per pod, so each pod's evening
     depends only on its own seed (as if pods played in separate rooms) and a replay of one
-    pod needs only that pod's seed. Players keep their pod for the whole stage.
+    pod needs only that pod's seed. Players keep their pod for the whole stage, and movement
+    carries on from set to set (nobody is reseated between sets).
     """
     if isinstance(n_players, bool) or not isinstance(n_players, int) or n_players < 2:
         # One person cannot play Bunco: their table would have a team of two ghosts.

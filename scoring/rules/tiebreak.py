@@ -55,7 +55,7 @@ def break_table_tie(
     ghosts: Sequence[bool] | None = None,
     first_seat: int = 0,
 ) -> TieBreak:
-    """Settle a tied table by one of the four sheet methods; returns the winning pair (0/1).
+    """Settle a tied table by a sheet method, keeping every throw so staff can explain it.
 
     Draw order for a scripted `rng`:
     - high_die_pair: per pass, the die of pair 0's roller (seat 0, or seat 2 if seat 0 is a

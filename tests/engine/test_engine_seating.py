@@ -257,6 +257,14 @@ def test_groups_are_spread_over_pods():
             assert max(per_pod) <= math.ceil(size / len(pods)), (name, per_pod)
 
 
+def test_blank_group_names_are_not_a_group():
+    players = list(range(1, 25))
+    blank = dict.fromkeys(players, "")
+    assert draw_pods(players, random.Random(3), groups=blank) == draw_pods(
+        players, random.Random(3)
+    )
+
+
 def test_groups_without_them_being_spread_would_cluster():
     # A control: without the groups argument some draw puts 3+ Pink Ladies in one pod.
     players = list(range(1, 61))

@@ -82,8 +82,15 @@ def test_ghosts_and_json_shape():
     assert [p["ghosts"] for p in data["pods"]] == [2, 2, 2]
     names = {s["name"] for p in data["pods"] for s in p["standings"]}
     assert names == {f"Player {i}" for i in range(1, 31)}
-    assert len(data["advancers"]) == 6
-    assert all(a["reason"] in ("most wins", "most buncos") for a in data["advancers"])
+    assert len(data["semi_finalists"]) == 6
+    for pod in data["pods"]:
+        assert [a["reason"] for a in pod["advancers"]] == ["most wins", "most buncos"]
+        assert [r["reason"] for r in pod["roll_offs"]] == [
+            a["reason"] for a in pod["advancers"] if a["won_roll_off"]
+        ]
+        for roll in pod["roll_offs"]:
+            assert roll["winner"] in roll["players"]
+            assert all(1 <= t["die"] <= 6 for r in roll["rounds"] for t in r)
 
 
 def test_bad_stage_input():

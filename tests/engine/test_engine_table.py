@@ -206,3 +206,18 @@ def test_bad_bell_after_and_first_seat():
         play_table_round(2, CLASSIC, iter([]), head_table=False, bell_after=-1)
     with pytest.raises(RuleError):
         TablePlay(2, CLASSIC, first_seat=4)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_each_preset_at_a_head_table_bunco_in_the_first_turn(name):
+    rules = PRESETS[name]
+    target = rules.targets[0]
+    miss = tuple(f for f in (1, 2, 3, 4, 5, 6) if f not in (target, 1))[:3]
+    throws = [(target,) * 3, (target, *miss[:2]), miss] + [miss] * 3
+    result = play_table_round(target, rules, iter(throws))
+    assert result.bell_rung
+    assert result.buncos == (1, 0, 0, 0)
+    assert len(result.turns[0].rolls) == 3  # every preset lets the bell-ringer finish
+    assert result.pair_points == (22, 0)
+    late_turns = [t.seat for t in result.turns[1:]]
+    assert late_turns == ([1, 2, 3] if rules.everyone_rolls_once else [])

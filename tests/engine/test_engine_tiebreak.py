@@ -35,7 +35,9 @@ def test_high_die_pair_rerolls_equal_dice():
 
 
 def test_high_die_pair_uses_the_real_player_of_a_ghost_team():
-    tb = break_table_tie("high_die_pair", 2, CLASSIC, dice(6, 1), ghosts=(True, False, False, False))
+    tb = break_table_tie(
+        "high_die_pair", 2, CLASSIC, dice(6, 1), ghosts=(True, False, False, False)
+    )
     assert tb.winner == 0
     assert [r.seat for r in tb.rolls] == [2, 1]
 
@@ -128,6 +130,12 @@ def test_roll_off_for_two_places_settles_the_second():
     result = roll_off(["A", "B", "C", "D"], dice(6, 2, 2, 1, 3, 5), places=2)
     assert result.order == ["A", "C", "B", "D"]
     assert result.settled >= 2
+
+
+def test_a_long_run_of_equal_dice_is_just_more_rounds():
+    result = roll_off(["a", "b"], dice(*([3] * 4000), 1, 2))
+    assert len(result.rounds) == 2001
+    assert result.winner == "b"
 
 
 def test_full_roll_off_is_a_ranking_and_replays():

@@ -1,0 +1,225 @@
+"""A whole event played through the same services the pages call, with the engine's dice.
+
+Used by `manage.py rehearse`, by `make demo` and by the load test. The dice follow the
+simulator exactly (`scoring.rules.simulate`): the stage is drawn with the rehearsal's seed
+and each pod rolls from the pod seed the simulator would give it, so the standings a
+rehearsal produces can be checked against `simulate --seed` for the same seed.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.models import TableResult
+from scoring.rules import play_pod_round
+from scoring.services.results import ResultEntry, Tally, current_result, record_result
+
+from ..models import Pod, RulePreset, Stage, Tournament, TournamentRole, UserProfile
+from ..seating import draw_pods
+from . import checkin, registration, rounds, stages
+from .seating import seating_by_pod
+
+FIRST = (
+    "Ann Barb Carol Dee Edie Fran Gail Hannah Iris Jan Kay Lori Mae Nell Opal Pam Rita Stacy "
+    "Tess Uma Vera Wanda Yolanda Zoe Bob Carl Dan Ed Gus Hal Ike Joe Lynn Meg Nora Olive"
+).split()
+LAST = (
+    "Adams Baker Cruz Diaz Evans Ford Garcia Hill Irwin Jones King Lopez Moore Nash Ortiz Park "
+    "Quinn Reed Smith Turner Underwood Vance White Young Zimmer"
+).split()
+PODS_PER_STAFF = 2
+CORRECTION_EVERY = 9  # every ninth table is first entered with the wrong winner, then fixed
+
+
+@dataclass
+class StageReport:
+    rounds: int = 0
+    table_results: int = 0
+    corrections: int = 0
+    result_versions: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "rounds": self.rounds,
+            "table_results": self.table_results,
+            "corrections": self.corrections,
+            "result_versions": self.result_versions,
+        }
+
+
+@dataclass
+class Rehearsal:
+    tournament: Tournament
+    players: int
+    seed: int
+    stages: dict[str, StageReport] = field(default_factory=dict)
+    accounts: dict[str, str] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        qualifying = self.tournament.stages.filter(kind=Stage.Kind.QUALIFYING).first()
+        pods = qualifying.pods.count() if qualifying else 0
+        ghosts = (
+            qualifying.rounds.get(number=1).seats.filter(ghost__isnull=False).count()
+            if qualifying
+            else 0
+        )
+        return {
+            "tournament": self.tournament.slug,
+            "seed": self.seed,
+            "players": self.players,
+            "pods": pods,
+            "ghosts": ghosts,
+            "stages": {kind: report.as_dict() for kind, report in self.stages.items()},
+        }
+
+
+def pod_seeds(n_players: int, seed: int) -> list[int]:
+    """The per-pod dice seeds `simulate_stage` derives from its master seed."""
+    master = random.Random(seed)
+    pods = draw_pods(list(range(1, n_players + 1)), master)
+    return [master.getrandbits(64) for _ in pods]
+
+
+def _staff_accounts(tournament: Tournament, n_staff: int) -> list:
+    User = get_user_model()
+    staff = []
+    for i in range(1, n_staff + 1):
+        user, _ = User.objects.get_or_create(username=f"{tournament.slug}-staff{i}"[:150])
+        UserProfile.objects.get_or_create(user=user)
+        TournamentRole.objects.get_or_create(tournament=tournament, user=user, role="staff")
+        staff.append(user)
+    return staff
+
+
+def create_event(
+    *, players: int, preset: str, seed: int, slug: str, organiser_name: str = "organiser"
+) -> tuple[Tournament, Any]:
+    """Registers and checks in `players` people through the registration services."""
+    User = get_user_model()
+    organiser, _ = User.objects.get_or_create(username=organiser_name)
+    UserProfile.objects.get_or_create(user=organiser)
+    tournament = Tournament.objects.create(
+        name=f"Rehearsal {preset} {seed}" if slug.startswith("rehearsal") else slug,
+        slug=slug,
+        charity="Rehearsal charity",
+        date=timezone.localdate() + datetime.timedelta(days=7),
+        venue="Rehearsal hall",
+        entry_fee=20,
+        capacity=max(players, 4),
+        qualifying_sets=3,
+        preset=RulePreset.objects.get(slug=preset),
+        registration_open=True,
+        check_in_open=True,
+        created_by=organiser,
+    )
+    TournamentRole.objects.create(tournament=tournament, user=organiser, role="organiser")
+    rng = random.Random(seed)
+    for i in range(players):
+        name = f"{rng.choice(FIRST)} {rng.choice(LAST)}"
+        player = registration.register(
+            tournament,
+            registration.Registrant(
+                name=name, email=f"{name.lower().replace(' ', '.')}.{i}@rehearsal.invalid"
+            ),
+        )
+        checkin.check_in(player, organiser)
+    return tournament, organiser
+
+
+def play_round(
+    stage: Stage,
+    round_number: int,
+    *,
+    organiser,
+    seeds: dict[int, random.Random],
+    report: StageReport,
+) -> None:
+    """Rings the bell, records every table like staff would (with a few fixed mistakes)."""
+    round_ = rounds.start_next_round(stage, actor=organiser)
+    assert round_.number == round_number
+    rules = stage.ruleset()
+    by_pod = seating_by_pod(round_)
+    pods = list(stage.pods.prefetch_related("staff").order_by("number"))
+    counter = 0
+    for pod in pods:
+        tables = by_pod[pod.pk]
+        ghosts = [[seat.player_id is None for seat in table] for table in tables]
+        played = play_pod_round(round_.target, rules, seeds[pod.number], pod.tables, ghosts)
+        recorder = next(iter(pod.staff.all()), organiser)
+        for i, outcome in enumerate(played.tables):
+            counter += 1
+            entry = ResultEntry(
+                winner=played.winners[i],
+                points=outcome.pair_points,
+                tie=outcome.winner is None,
+                tie_break=_tie_break_record(played.tie_breaks[i]),
+                tallies={
+                    s + 1: Tally(outcome.buncos[s], outcome.minis[s], outcome.snake_eyes[s])
+                    for s in range(4)
+                    if not ghosts[i][s]
+                },
+            )
+            if counter % CORRECTION_EVERY == 0:
+                # A mis-tap: the winner alone, the wrong pair; corrected at once below.
+                wrong = ResultEntry(winner=1 - played.winners[i])
+                record_result(
+                    round_=round_, pod=pod, table=i + 1, entry=wrong, actor=recorder, base_version=0
+                )
+                report.corrections += 1
+                entry = replace(entry, reason="Mis-tapped the winner")
+                base = current_result(round_, pod, i + 1).version
+            else:
+                base = 0
+            record_result(
+                round_=round_, pod=pod, table=i + 1, entry=entry, actor=recorder, base_version=base
+            )
+            report.table_results += 1
+    rounds.close_round(round_, actor=organiser)
+    report.rounds += 1
+
+
+def _tie_break_record(tie_break) -> dict:
+    if tie_break is None:
+        return {}
+    return {
+        "method": tie_break.method,
+        "winner": tie_break.winner,
+        "rolls": [{"seat": r.seat + 1, "dice": list(r.dice)} for r in tie_break.rolls],
+    }
+
+
+@transaction.atomic
+def rehearse(
+    *,
+    players: int,
+    preset: str,
+    seed: int,
+    slug: str | None = None,
+    stop_after_round: int | None = None,
+) -> Rehearsal:
+    slug = slug or f"rehearsal-{preset}-{seed}"
+    Tournament.objects.filter(slug=slug).delete()
+    tournament, organiser = create_event(players=players, preset=preset, seed=seed, slug=slug)
+    stage = stages.draw_qualifying(tournament, actor=organiser, seed=seed, spread_groups=False)
+    pods = list(stage.pods.order_by("number"))
+    n_staff = max(1, -(-len(pods) // PODS_PER_STAFF))
+    staff = _staff_accounts(tournament, n_staff)
+    for pod in pods:
+        stages.assign_staff(pod, [staff[(pod.number - 1) // PODS_PER_STAFF]], actor=organiser)
+    rehearsal = Rehearsal(tournament, players, seed)
+    report = rehearsal.stages.setdefault(Stage.Kind.QUALIFYING.value, StageReport())
+    seeds = {number: random.Random(s) for number, s in enumerate(pod_seeds(players, seed), start=1)}
+    last = (
+        stage.round_count if stop_after_round is None else min(stop_after_round, stage.round_count)
+    )
+    for number in range(1, last + 1):
+        play_round(stage, number, organiser=organiser, seeds=seeds, report=report)
+    report.result_versions = TableResult.objects.filter(pod__stage=stage).count()
+    return rehearsal
