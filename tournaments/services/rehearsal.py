@@ -21,19 +21,84 @@ from scoring.models import TableResult
 from scoring.rules import play_pod_round
 from scoring.services.results import ResultEntry, Tally, current_result, record_result
 
-from ..models import Pod, RulePreset, Stage, Tournament, TournamentRole, UserProfile
+from ..models import (
+    RosterChange,
+    RulePreset,
+    Seat,
+    Stage,
+    Tournament,
+    TournamentRole,
+    UserProfile,
+)
 from ..seating import draw_pods
 from . import checkin, registration, rounds, stages
 from .seating import seating_by_pod
 
-FIRST = (
-    "Ann Barb Carol Dee Edie Fran Gail Hannah Iris Jan Kay Lori Mae Nell Opal Pam Rita Stacy "
-    "Tess Uma Vera Wanda Yolanda Zoe Bob Carl Dan Ed Gus Hal Ike Joe Lynn Meg Nora Olive"
-).split()
-LAST = (
-    "Adams Baker Cruz Diaz Evans Ford Garcia Hill Irwin Jones King Lopez Moore Nash Ortiz Park "
-    "Quinn Reed Smith Turner Underwood Vance White Young Zimmer"
-).split()
+FIRST = [
+    "Ann",
+    "Barb",
+    "Carol",
+    "Dee",
+    "Edie",
+    "Fran",
+    "Gail",
+    "Hannah",
+    "Iris",
+    "Jan",
+    "Kay",
+    "Lori",
+    "Mae",
+    "Nell",
+    "Opal",
+    "Pam",
+    "Rita",
+    "Stacy",
+    "Tess",
+    "Uma",
+    "Vera",
+    "Wanda",
+    "Yolanda",
+    "Zoe",
+    "Bob",
+    "Carl",
+    "Dan",
+    "Ed",
+    "Gus",
+    "Hal",
+    "Ike",
+    "Joe",
+    "Lynn",
+    "Meg",
+    "Nora",
+    "Olive",
+]
+LAST = [
+    "Adams",
+    "Baker",
+    "Cruz",
+    "Diaz",
+    "Evans",
+    "Ford",
+    "Garcia",
+    "Hill",
+    "Irwin",
+    "Jones",
+    "King",
+    "Lopez",
+    "Moore",
+    "Nash",
+    "Ortiz",
+    "Park",
+    "Quinn",
+    "Reed",
+    "Smith",
+    "Turner",
+    "Underwood",
+    "Vance",
+    "White",
+    "Young",
+    "Zimmer",
+]
 PODS_PER_STAFF = 2
 CORRECTION_EVERY = 9  # every ninth table is first entered with the wrong winner, then fixed
 
@@ -195,6 +260,16 @@ def _tie_break_record(tie_break) -> dict:
     }
 
 
+def purge_tournament(tournament: Tournament) -> None:
+    """Deletes a rehearsal or demo event whole; results are protected from casual deletes."""
+    results = TableResult.objects.filter(pod__stage__tournament=tournament)
+    results.update(supersedes=None)
+    results.delete()
+    Seat.objects.filter(pod__stage__tournament=tournament).delete()
+    RosterChange.objects.filter(pod__stage__tournament=tournament).delete()
+    tournament.delete()
+
+
 @transaction.atomic
 def rehearse(
     *,
@@ -205,7 +280,8 @@ def rehearse(
     stop_after_round: int | None = None,
 ) -> Rehearsal:
     slug = slug or f"rehearsal-{preset}-{seed}"
-    Tournament.objects.filter(slug=slug).delete()
+    for old in Tournament.objects.filter(slug=slug):
+        purge_tournament(old)
     tournament, organiser = create_event(players=players, preset=preset, seed=seed, slug=slug)
     stage = stages.draw_qualifying(tournament, actor=organiser, seed=seed, spread_groups=False)
     pods = list(stage.pods.order_by("number"))

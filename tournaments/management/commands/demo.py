@@ -1,23 +1,18 @@
-"""Loads a demo tournament with players and one account per role, and prints the passwords."""
+"""Loads a demo event in the middle of its qualifying stage, with one account per role."""
 
-import datetime
 import random
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand
 from django.db import transaction
-from django.utils import timezone
 
-from tournaments.models import Player, RulePreset, Tournament, TournamentRole, UserProfile
-from tournaments.services import registration, tournaments
+from tournaments.models import Player, Tournament, TournamentRole, UserProfile
+from tournaments.services import registration, rounds
 from tournaments.services.accounts import one_time_password
+from tournaments.services.rehearsal import FIRST, LAST, rehearse
 
-FIRST = "Ann Barb Carol Dee Edie Fran Gail Hannah Iris Jan Kay Lori Mae Nell Opal Pam Rita "
-FIRST += "Stacy Tess Uma Vera Wanda Yolanda Zoe Bob Carl Dan Ed Gus Hal Ike Joe"
-LAST = "Adams Baker Cruz Diaz Evans Ford Garcia Hill Irwin Jones King Lopez Moore Nash Ortiz "
-LAST += "Park Quinn Reed Smith Turner Underwood Vance White Young"
-GROUPS = ["Pink Ladies", "Dice Divas", "Lucky Rollers", "", "", "", ""]
+SLUG = "demo-pink-bunco"
 
 
 class Command(BaseCommand):
@@ -25,15 +20,14 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--players", type=int, default=60)
-        parser.add_argument("--checked-in", type=int, default=48)
+        parser.add_argument("--no-shows", type=int, default=6)
+        parser.add_argument("--rounds-played", type=int, default=4)
         parser.add_argument("--seed", type=int, default=2026)
 
     @transaction.atomic
-    def handle(self, *args, players, checked_in, seed, **options):
-        rng = random.Random(seed)
-        passwords = {}
-        accounts = {}
+    def handle(self, *args, players, no_shows, rounds_played, seed, **options):
         User = get_user_model()
+        passwords, accounts = {}, {}
         for username in ("organiser", "staff", "admin"):
             user, _ = User.objects.get_or_create(username=username)
             passwords[username] = one_time_password()
@@ -47,44 +41,48 @@ class Command(BaseCommand):
             Permission.objects.get(codename="create_tournament")
         )
 
-        Tournament.objects.filter(slug="demo-pink-bunco").delete()
-        tournament = Tournament(
+        rehearse(
+            players=players,
+            preset="rolling-for-pink",
+            seed=seed,
+            slug=SLUG,
+            stop_after_round=rounds_played,
+        )
+        tournament = Tournament.objects.get(slug=SLUG)
+        Tournament.objects.filter(pk=tournament.pk).update(
             name="Demo Pink Bunco Night",
             charity="Breast cancer research",
-            date=timezone.localdate() + datetime.timedelta(days=14),
-            venue="Community Center Ballroom",
             entry_fee=25,
-            capacity=120,
-            qualifying_sets=3,
-            preset=RulePreset.objects.get(slug="rolling-for-pink"),
-            registration_open=True,
-            check_in_open=True,
+            venue="Community Center Ballroom",
+            capacity=players + no_shows + 20,
         )
-        tournament = tournaments.create_tournament(tournament, actor=accounts["organiser"])
-        Tournament.objects.filter(pk=tournament.pk).update(slug="demo-pink-bunco")
         tournament.refresh_from_db()
-        for username, role in (("staff", "staff"), ("admin", "admin")):
-            TournamentRole.objects.create(tournament=tournament, user=accounts[username], role=role)
-
-        firsts, lasts = FIRST.split(), LAST.split()
-        for i in range(players):
-            name = f"{rng.choice(firsts)} {rng.choice(lasts)}"
+        TournamentRole.objects.create(tournament=tournament, user=accounts["staff"], role="staff")
+        TournamentRole.objects.create(tournament=tournament, user=accounts["admin"], role="admin")
+        stage = tournament.stages.get()
+        for pod in stage.pods.filter(number__in=(1, 2)):
+            pod.staff.add(accounts["staff"])
+        rng = random.Random(seed)
+        for i in range(no_shows):
+            name = f"{rng.choice(FIRST)} {rng.choice(LAST)}"
             registration.register(
                 tournament,
-                registration.Registrant(
-                    name=name,
-                    email=f"{name.lower().replace(' ', '.')}.{i}@example.org",
-                    group_name=rng.choice(GROUPS),
-                    costume_contest=rng.random() < 0.3,
-                ),
-                source=Player.Source.WEB,
-                check_in=i < checked_in,
-                actor=accounts["organiser"] if i < checked_in else None,
+                registration.Registrant(name=name, email=f"no.show.{i}@example.org"),
+                source=Player.Source.ORGANISER,
+                actor=accounts["organiser"],
             )
+        current = rounds.start_next_round(stage, actor=accounts["organiser"])
 
         self.stdout.write(self.style.SUCCESS(f"Demo tournament: {tournament.name}"))
-        self.stdout.write(f"  {players} registered, {checked_in} checked in")
-        self.stdout.write(f"  Public page: /t/{tournament.slug}/")
+        self.stdout.write(
+            f"  {players} checked in and playing in {stage.pods.count()} pods, "
+            f"{no_shows} registered no-shows; round {current.number} "
+            f"(set {current.set_number}, rolling for {current.target}s) is being played"
+        )
+        self.stdout.write(
+            f"  Public page: /t/{SLUG}/   Seat finder: /t/{SLUG}/seat/   Board: /t/{SLUG}/board/"
+        )
         self.stdout.write("Accounts (passwords are new each time the demo loads):")
         for username, password in passwords.items():
             self.stdout.write(f"  {username:<10} {password}")
+        self.stdout.write("  staff records pods 1 and 2; admin prints and pays prizes.")
