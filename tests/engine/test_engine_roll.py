@@ -90,6 +90,11 @@ def test_roll_kinds_follow_fair_dice_frequencies():
         counts[score_roll(next(throws), 3, CLASSIC).kind] += 1
     chi2 = sum((counts[k] - n * p) ** 2 / (n * p) for k, p in expected.items())
     assert chi2 < 16.266, (chi2, counts)
+    # The brief's "miss" is a throw with no die on the target: (5/6)^3, minis included.
+    no_target = counts["miss"] + counts["mini"]
+    p = (5 / 6) ** 3
+    chi2_no_target = (no_target - n * p) ** 2 / (n * p) + (no_target - n * p) ** 2 / (n * (1 - p))
+    assert chi2_no_target < 10.828, (no_target, n * p)  # df = 1, p = 0.001
     # A sanity check that the test can fail: a biased die is rejected.
     biased = dict(counts, bunco=counts["bunco"] * 2, miss=counts["miss"] - counts["bunco"])
     assert sum((biased[k] - n * p) ** 2 / (n * p) for k, p in expected.items()) > 16.266
