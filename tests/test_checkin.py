@@ -209,7 +209,7 @@ def test_check_in_sets_time_and_volunteer_and_counts_go_up(desk, tournament, car
     carol.refresh_from_db()
     assert carol.checked_in_at is not None and carol.checked_in_by == organiser
     body = response.content.decode()
-    assert f'id="player-{carol.pk}"' in body and "checked in at" in body
+    assert f'id="player-{carol.pk}"' in body and "✓ Checked in" in body
     assert url("checkin-undo", tournament, carol.pk) in body  # the row now offers Undo
     assert 'hx-swap-oob="true"' in body
     assert count_in(body, "checked-in") == 1 and count_in(body, "not-arrived") == 0
@@ -359,7 +359,7 @@ def test_walk_in_when_full_refused_and_typed_values_kept(desk, tournament):
         assert response.status_code == 200
         body = response.content.decode()
         assert f"Sorry, {tournament.name} is full (4 players)." in body
-        assert 'value="Wanda Walker"' in body and 'value="Late Crowd"' in body
+        assert 'value="  Wanda   Walker "' in body and 'value="Late Crowd"' in body
         assert 'value="555-0101"' in body
     assert snapshot() == before
 
@@ -390,6 +390,8 @@ def test_walk_in_needs_a_name(desk, tournament):
 
 
 def fill(tournament, n):
+    tournament.capacity = n + 50
+    tournament.save()
     Player.objects.bulk_create(
         Player(
             tournament=tournament,
@@ -409,7 +411,9 @@ def queries(client, method, target, data=None):
     return len(ctx.captured_queries)
 
 
-MAX_QUERIES = 12
+# Session, user, profile, tournament, roles, two permission look-ups of the context processor,
+# the counts, plus the request's own work; none of it grows with the number of players.
+MAX_QUERIES = {"desk": 10, "search": 9, "checkin": 14, "walk_in": 20}
 
 
 @pytest.mark.parametrize("n", [10, 300])
@@ -419,16 +423,19 @@ def test_query_count_does_not_grow_with_players(
     fill(tournament, n)
     player = Player.objects.filter(tournament=tournament, checked_in_at__isnull=True).first()
     requests = [
-        ("get", url("checkin-desk", tournament) + "?q=guest", None),
-        ("get", url("checkin-search", tournament), {"q": "guest"}),
-        ("get", url("checkin-search", tournament), {"q": ""}),
-        ("post", url("checkin-player", tournament, player.pk), {"q": "guest"}),
-        ("post", url("checkin-undo", tournament, player.pk), {"q": "guest"}),
-        ("post", url("checkin-walk-in", tournament), {"name": "Wally"}),
+        ("desk", "get", url("checkin-desk", tournament), {"q": "guest"}),
+        ("search", "get", url("checkin-search", tournament), {"q": "guest"}),
+        ("search", "get", url("checkin-search", tournament), {"q": ""}),
+        ("checkin", "post", url("checkin-player", tournament, player.pk), {"q": "guest"}),
+        ("checkin", "post", url("checkin-undo", tournament, player.pk), {"q": "guest"}),
+        ("walk_in", "post", url("checkin-walk-in", tournament), {"name": "Wally"}),
     ]
-    for method, target, data in requests:
-        with django_assert_max_num_queries(MAX_QUERIES):
-            getattr(desk, method)(target, data or {}, headers=HTMX)
+    for kind, method, target, data in requests:
+        headers = {} if kind == "desk" else HTMX
+        with django_assert_max_num_queries(MAX_QUERIES[kind]):
+            response = getattr(desk, method)(target, data, headers=headers)
+        assert response.status_code == 200
+    assert Player.objects.filter(name="Wally", source=Player.Source.WALK_IN).exists()
 
 
 def test_query_count_is_the_same_for_10_and_300_players(organiser, client_for):

@@ -6,5 +6,6 @@ from .permissions import may_create_tournaments
 def site(request):
     return {
         "tasks_in_process": settings.CELERY_TASK_ALWAYS_EAGER,
-        "is_organiser": may_create_tournaments(request.user),
+        # Lazy: partials rendered for htmx never ask, so they never pay for the query.
+        "is_organiser": lambda: may_create_tournaments(request.user),
     }
