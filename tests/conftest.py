@@ -37,6 +37,12 @@ def pytest_runtest_makereport(item, call):
 
 
 @pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Factories create many users; the production hasher would dominate the suite's time."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _plain_static_files(settings):
     """Tests render templates without running collectstatic first."""
     settings.STORAGES = {

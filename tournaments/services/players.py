@@ -79,9 +79,7 @@ def normalised(registrant: Registrant) -> dict[str, object]:
 
 
 @transaction.atomic
-def update_player(
-    player: Player, registrant: Registrant, *, actor
-) -> tuple[Player, list[str]]:
+def update_player(player: Player, registrant: Registrant, *, actor) -> tuple[Player, list[str]]:
     """Saves an organiser's corrections and audits exactly which fields changed.
 
     Runs under the tournament lock so a concurrent registration cannot take the new e-mail
