@@ -17,9 +17,10 @@ from ..models import Player, Pod, RosterChange, Round, Seat, Stage, Tournament
 from ..seating import SeatingError, draw_pods
 from . import audit
 from .errors import UserFacingError
-from .seating import seat_rows, tables_from_seats, token_of
+from .seating import seat_rows, seating_by_pod, token_of
 
 DRAW_ALGORITHM = "draw_pods/1"
+POD_SIZE = 12  # three tables of four
 
 
 def new_seed() -> int:
@@ -80,7 +81,7 @@ def draw_stage(
     sets: int,
     actor,
     seed: int | None = None,
-    pod_size: int = 12,
+    pod_size: int = POD_SIZE,
     groups: dict[int, str] | None = None,
 ) -> Stage:
     """Draws the pods of a stage from the given players and seats round 1."""
@@ -162,9 +163,10 @@ def drawn_tables(stage: Stage) -> list[list[tuple]]:
             undo[change.player_id] = -change.ghost
         else:
             undo[-change.ghost] = change.player_id
+    by_pod = seating_by_pod(first)
     pods = []
-    for pod in stage.pods.all():
-        tables = tables_from_seats(first.seats.filter(pod=pod), pod.tables)
+    for pod in stage.pods.order_by("number"):
+        tables = [tuple(token_of(seat) for seat in table) for table in by_pod.get(pod.pk, [])]
         pods.append(
             [tuple(None if (t := undo.get(x, x)) < 0 else t for x in table) for table in tables]
         )
@@ -216,6 +218,8 @@ def seat_late_arrival(stage: Stage, player: Player, *, actor, pod: Pod | None = 
     Stage.objects.select_for_update().get(pk=stage.pk)
     if player.tournament_id != stage.tournament_id or player.status != Player.Status.REGISTERED:
         raise UserFacingError(f"{player.name} is not registered for this tournament.")
+    if pod is not None and pod.stage_id != stage.pk:
+        raise UserFacingError(f"{pod} does not play in this stage.")
     round_ = next_round_for_changes(stage)
     pods = [pod] if pod is not None else list(stage.pods.order_by("number"))
     for candidate in stage.pods.order_by("number"):

@@ -1,0 +1,100 @@
+"""Forms of the organiser's stage page: they only check input; services decide and save.
+
+Player choices accept any registered player of the tournament: whether that player may be
+the pod's hostess, take a ghost seat or leave is the service's decision, and its message
+says why not. The page renders its own short lists (the pod's players, the players without
+a seat) from data it has already loaded, so it needs no query per pod.
+"""
+
+from django import forms
+from django.contrib.auth import get_user_model
+
+from ..models import Player, Role
+
+# Seeds are stored in a signed 64-bit column; `new_seed` draws 62 bits.
+MAX_SEED = 2**63 - 1
+
+
+def registered_players(tournament):
+    return tournament.players.filter(status=Player.Status.REGISTERED)
+
+
+def staff_accounts(tournament):
+    """Accounts holding the staff role at the tournament, by username."""
+    return (
+        get_user_model()
+        .objects.filter(tournament_roles__tournament=tournament, tournament_roles__role=Role.STAFF)
+        .distinct()
+        .order_by("username")
+    )
+
+
+class DrawForm(forms.Form):
+    seed = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_SEED,
+        help_text="Leave empty for a random seed; enter a stored seed to replay a draw.",
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+    spread_groups = forms.BooleanField(
+        label="Spread groups over pods",
+        required=False,
+        initial=True,
+        help_text="Players with the same group name go to different pods where possible.",
+    )
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+
+class PlayerChoiceForm(forms.Form):
+    """One registered player of the tournament, picked from a list the page narrows."""
+
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), empty_label="— pick —")
+
+    def __init__(self, *args, tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = registered_players(tournament)
+
+
+class HostessForm(PlayerChoiceForm):
+    pass
+
+
+class LateArrivalForm(PlayerChoiceForm):
+    pod = forms.ModelChoiceField(
+        queryset=None,
+        required=False,
+        empty_label="First pod with a ghost seat",
+    )
+
+    def __init__(self, *args, stage, **kwargs):
+        super().__init__(*args, tournament=stage.tournament, **kwargs)
+        self.fields["pod"].queryset = stage.pods.order_by("number")
+
+
+class LeaveForm(PlayerChoiceForm):
+    pass
+
+
+class StaffForm(forms.Form):
+    staff = forms.ModelMultipleChoiceField(
+        queryset=None, required=False, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args, tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["staff"].queryset = staff_accounts(tournament)
+
+
+class CloseRoundForm(forms.Form):
+    """Names the round the organiser saw open, so a double click cannot close another."""
+
+    round = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+
+def first_error(form: forms.Form) -> str:
+    for field, errors in form.errors.items():
+        label = form.fields[field].label if field in form.fields else None
+        name = label or (field.replace("_", " ").capitalize() if field != "__all__" else "")
+        return f"{name}: {errors[0]}" if name else errors[0]
+    return "Please check the form."
