@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
+from django.utils.timezone import localtime
 
 from tournaments.models import Pod, Round, Seat
 from tournaments.permissions import has_permission
@@ -73,6 +74,8 @@ def _check_entry(entry: ResultEntry, seats: dict[int, Seat], rules: dict) -> Non
     p13, p24 = entry.points
     if (p13 is None) != (p24 is None):
         raise UserFacingError("Give both teams' points, or neither.")
+    if entry.tie and p13 is None:
+        raise UserFacingError("A tie needs both teams' (level) points.")
     if p13 is not None:
         if not (0 <= p13 <= MAX_POINTS and 0 <= p24 <= MAX_POINTS):
             raise UserFacingError(f"Points must be between 0 and {MAX_POINTS}.")
@@ -136,8 +139,8 @@ def record_result(
             raise UserFacingError("This result was changed meanwhile; reload the page.")
         who = current.entered_by.get_username() if current.entered_by else "someone"
         raise ResultConflict(
-            f"{who} saved table {table} at {current.entered_at:%H:%M:%S} while you were "
-            "entering it. Their result is shown; correct it if yours is right.",
+            f"{who} saved table {table} at {localtime(current.entered_at):%H:%M:%S} while you "
+            "were entering it. Their result is shown; correct it if yours is right.",
             current,
         )
     if current is not None and round_.status == Round.Status.CLOSED and not entry.reason.strip():

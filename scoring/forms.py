@@ -1,0 +1,160 @@
+"""The table result form: what staff type on a phone, turned into a `ResultEntry`.
+
+The form only checks that each box holds a sensible number; whether the numbers agree with
+each other (points against the winner, a tie with level points, credits on a ghost seat) is
+the service's job, so the rule lives in one place and the page shows the service's message.
+"""
+
+from __future__ import annotations
+
+from django import forms
+
+from scoring.services.results import MAX_COUNT, MAX_POINTS, ResultEntry, Tally
+
+SEATS = (1, 2, 3, 4)
+PAIR_CHOICES = [(0, "Seats 1 & 3"), (1, "Seats 2 & 4")]
+
+
+def _count_field(label: str) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label,
+        required=False,
+        min_value=0,
+        max_value=MAX_COUNT,
+        widget=forms.NumberInput(
+            attrs={"inputmode": "numeric", "pattern": "[0-9]*", "class": "form-control count"}
+        ),
+    )
+
+
+def _points_field(label: str) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label,
+        required=False,
+        min_value=0,
+        max_value=MAX_POINTS,
+        widget=forms.NumberInput(
+            attrs={"inputmode": "numeric", "pattern": "[0-9]*", "class": "form-control"}
+        ),
+    )
+
+
+class ResultForm(forms.Form):
+    """One table's result. Count boxes exist for all four seats; the page shows real players'.
+
+    Keeping the ghost seats' boxes in the form means a crafted or stale post that credits a
+    ghost reaches the service and gets its clear refusal instead of being silently dropped.
+    """
+
+    winner = forms.TypedChoiceField(
+        choices=PAIR_CHOICES,
+        coerce=int,
+        error_messages={
+            "required": "Tap the winning pair.",
+            "invalid_choice": "Tap the winning pair: seats 1 & 3 or seats 2 & 4.",
+        },
+    )
+    base_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    points_13 = _points_field("Seats 1 & 3")
+    points_24 = _points_field("Seats 2 & 4")
+    tie = forms.BooleanField(
+        required=False,
+        label="Tie — decided by roll-off",
+        widget=forms.CheckboxInput(attrs={"class": "form-check-input"}),
+    )
+    tie_note = forms.CharField(
+        required=False,
+        max_length=200,
+        label="Roll-off dice (optional)",
+        widget=forms.TextInput(
+            attrs={"class": "form-control", "autocomplete": "off", "placeholder": "e.g. 5 vs 3"}
+        ),
+    )
+    reason = forms.CharField(
+        required=False,
+        max_length=300,
+        label="Reason for the correction",
+        widget=forms.TextInput(attrs={"class": "form-control", "autocomplete": "off"}),
+    )
+
+    def __init__(self, *args, snake_eyes: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.kinds = ["buncos", "minis"] + (["snake_eyes"] if snake_eyes else [])
+        labels = {"buncos": "Buncos", "minis": "Minis", "snake_eyes": "Snake eyes"}
+        for seat in SEATS:
+            for kind in self.kinds:
+                self.fields[f"{kind}_{seat}"] = _count_field(labels[kind])
+
+    def clean_tie_note(self):
+        return " ".join(self.cleaned_data["tie_note"].split())
+
+    def clean(self):
+        data = super().clean()
+        if data.get("tie_note") and not data.get("tie"):
+            self.add_error(
+                "tie_note", "Tick “tie” to record a roll-off, or clear the roll-off note."
+            )
+        # The service accepts a tie without points; a tie is only a tie with level points.
+        if data.get("tie") and (data.get("points_13") is None or data.get("points_24") is None):
+            self.add_error(None, "A tie needs both teams' points, and they must be level.")
+        return data
+
+    def count_fields(self, seat: int) -> list[forms.BoundField]:
+        return [self[f"{kind}_{seat}"] for kind in self.kinds]
+
+    def has_details(self) -> bool:
+        """Anything besides the winner filled in: the details section starts open."""
+        names = ["points_13", "points_24", "tie", "tie_note"]
+        names += [f"{kind}_{seat}" for seat in SEATS for kind in self.kinds]
+        source = self.data if self.is_bound else self.initial
+        return any(source.get(name) not in (None, "", 0, "0", False) for name in names)
+
+    def entry(self) -> ResultEntry:
+        data = self.cleaned_data
+        tallies = {}
+        for seat in SEATS:
+            counts = {kind: data.get(f"{kind}_{seat}") for kind in self.kinds}
+            if any(value is not None for value in counts.values()):
+                tallies[seat] = Tally(**{k: v or 0 for k, v in counts.items()})
+        tie = bool(data.get("tie"))
+        note = data.get("tie_note", "")
+        return ResultEntry(
+            winner=data["winner"],
+            points=(data.get("points_13"), data.get("points_24")),
+            tie=tie,
+            tie_break={"note": note} if tie and note else {},
+            tallies=tallies,
+            reason=data.get("reason", ""),
+        )
+
+    @staticmethod
+    def initial_from(result, seat_of_player: dict[int, int]) -> dict:
+        """The form's starting values: the current result, so a correction changes only what
+        is wrong. `seat_of_player` maps player ids to their seat at this table."""
+        if result is None:
+            return {"base_version": 0}
+        initial = {
+            "base_version": result.version,
+            "points_13": result.points_13,
+            "points_24": result.points_24,
+            "tie": result.tie,
+            "tie_note": (result.tie_break or {}).get("note", ""),
+        }
+        for credit in result.credits.all():
+            seat = seat_of_player.get(credit.player_id)
+            if seat is None:
+                continue
+            for kind in ("buncos", "minis", "snake_eyes"):
+                if getattr(credit, kind):
+                    initial[f"{kind}_{seat}"] = getattr(credit, kind)
+        return initial
+
+
+class SeatSearchForm(forms.Form):
+    q = forms.CharField(required=False, max_length=100)
+
+    @property
+    def query(self) -> str:
+        if not self.is_valid():
+            return ""
+        return " ".join(self.cleaned_data["q"].split())
