@@ -148,13 +148,3 @@ class ResultForm(forms.Form):
                 if getattr(credit, kind):
                     initial[f"{kind}_{seat}"] = getattr(credit, kind)
         return initial
-
-
-class SeatSearchForm(forms.Form):
-    q = forms.CharField(required=False, max_length=100)
-
-    @property
-    def query(self) -> str:
-        if not self.is_valid():
-            return ""
-        return " ".join(self.cleaned_data["q"].split())

@@ -5,7 +5,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.test_results_pages import drawn_stage, record_pod, round_of
+from tests.helpers import drawn_stage, record_pod
+from tests.test_results_pages import round_of
 from tournaments.models import Player, Seat
 from tournaments.services.rounds import close_round
 
@@ -79,7 +80,7 @@ def test_shows_the_next_round_seat_to_walk_to_once_the_pod_has_reported(
 ):
     pod = Seat.objects.get(round__number=1, player=wilhelmina).pod
     first = round_of(stage, 1)
-    record_pod(stage, pod, first, organiser, [1, 0, 1])
+    record_pod(pod, first, organiser, [1, 0, 1])
     seat = Seat.objects.select_related("pod").get(round__number=2, player=wilhelmina)
     body = finder(client, tournament, wilhelmina.code).content.decode()
     assert f'Round 2 — go to:</div>\n      <div class="go-where">Pod {seat.pod.number}, ' in body
@@ -125,7 +126,7 @@ def test_board_shows_every_pod_and_polls(client, tournament, stage):
 def test_board_moves_pods_to_the_next_round_seats(client, tournament, organiser, stage):
     first = round_of(stage, 1)
     for pod in stage.pods.all():
-        record_pod(stage, pod, first, organiser, [0, 1, 1])
+        record_pod(pod, first, organiser, [0, 1, 1])
     live = reverse("board-live", args=[tournament.slug])
     body = client.get(live).content.decode()
     assert body.count("Round 2 seats") == 2
@@ -161,7 +162,7 @@ def big_event(request, tournament, organiser):
     stage = drawn_stage(tournament, organiser, players=request.param, names=[NAME])
     # One pod has reported (its next seats exist), the others are still playing.
     pod = stage.pods.get(number=1)
-    record_pod(stage, pod, round_of(stage, 1), organiser, [0, 1, 0])
+    record_pod(pod, round_of(stage, 1), organiser, [0, 1, 0])
     return stage
 
 

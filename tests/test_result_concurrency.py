@@ -13,7 +13,7 @@ from django.db import connection
 from scoring.models import TableResult
 from scoring.services.results import ResultConflict, ResultEntry, record_result
 from tests.factories import UserFactory, grant
-from tests.test_results_pages import drawn_stage
+from tests.helpers import drawn_stage
 from tournaments.services.errors import UserFacingError
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

@@ -2,36 +2,20 @@
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from scoring.models import RollCredit, TableResult
 from scoring.services.results import ResultEntry, Tally, record_result
-from tests.factories import PlayerFactory, UserFactory, grant
+from tests.factories import UserFactory, grant
+from tests.helpers import drawn_stage, record_pod
 from tournaments.models import Pod, RulePreset, Seat
 from tournaments.seating import next_seating
 from tournaments.services.rounds import close_round, start_next_round
 from tournaments.services.seating import tables_from_seats
-from tournaments.services.stages import draw_qualifying
 
 pytestmark = pytest.mark.django_db
 
 
 # --- helpers (the other result and seating tests import these) --------------------------------
-
-
-def drawn_stage(tournament, organiser, players=12, *, staff=None, start=True, seed=1, names=()):
-    """Checked-in players drawn into pods; `staff` assigned to pod 1; round 1 started."""
-    for name in names:
-        PlayerFactory(tournament=tournament, name=name, checked_in_at=timezone.now())
-    PlayerFactory.create_batch(
-        players - len(names), tournament=tournament, checked_in_at=timezone.now()
-    )
-    stage = draw_qualifying(tournament, actor=organiser, seed=seed)
-    if staff is not None:
-        stage.pods.get(number=1).staff.add(staff)
-    if start:
-        start_next_round(stage, actor=organiser)
-    return stage
 
 
 def round_of(stage, number):
@@ -53,18 +37,6 @@ def engine_tables(round_, pod):
         tuple(None if token < 0 else token for token in table)
         for table in tables_from_seats(seats, pod.tables)
     ]
-
-
-def record_pod(stage, pod, round_, actor, winners):
-    for table, winner in enumerate(winners, start=1):
-        record_result(
-            round_=round_,
-            pod=pod,
-            table=table,
-            entry=ResultEntry(winner=winner),
-            actor=actor,
-            base_version=0,
-        )
 
 
 def result_count():
@@ -368,7 +340,7 @@ def test_closed_round_correction_needs_a_reason_and_frozen_next_round_warns(
     tournament, stage, pod, staff, organiser
 ):
     first = round_of(stage, 1)
-    record_pod(stage, pod, first, organiser, [0, 0, 1])
+    record_pod(pod, first, organiser, [0, 0, 1])
     close_round(first, actor=organiser)
     url = table_url(tournament, 1, 1, 3)
     page = staff.get(url).content.decode()
@@ -393,7 +365,7 @@ def test_closed_round_table_without_result_shows_a_message(
     stage = drawn_stage(tournament, organiser, staff=staff_user)
     pod = stage.pods.get()
     first = round_of(stage, 1)
-    record_pod(stage, pod, first, organiser, [0, 0, 1])
+    record_pod(pod, first, organiser, [0, 0, 1])
     close_round(first, actor=organiser)
     TableResult.objects.filter(table=3).update(is_current=False)  # as if never reported
     page = client_for(staff_user).get(table_url(tournament, 1, 1, 3)).content.decode()
@@ -463,7 +435,7 @@ def test_pod_page_runs_a_fixed_number_of_queries(
     tournament.save()
     stage = drawn_stage(tournament, organiser, players=players, staff=staff_user)
     pod = stage.pods.get(number=1)
-    record_pod(stage, pod, round_of(stage, 1), organiser, [0, 1, 0])
+    record_pod(pod, round_of(stage, 1), organiser, [0, 1, 0])
     client = client_for(staff_user)
     with django_assert_max_num_queries(POD_PAGE_QUERIES):
         response = client.get(pod_url(tournament, 1))

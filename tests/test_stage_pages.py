@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from scoring.services.results import ResultEntry, record_result
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory, grant
+from tests.helpers import checked_in
 from tournaments.models import AuditEntry, Player, Pod, RosterChange, Round, Seat, Stage
 from tournaments.permissions import forget_cached_roles
 from tournaments.services import rounds as round_service
@@ -23,12 +24,6 @@ HTMX = {"HX-Request": "true"}
 
 def url(name, tournament, *args):
     return reverse(name, args=[tournament.slug, *args])
-
-
-def checked_in(tournament, n, **kwargs):
-    return PlayerFactory.create_batch(
-        n, tournament=tournament, checked_in_at=timezone.now(), **kwargs
-    )
 
 
 def text(response) -> str:

@@ -1,11 +1,11 @@
 """Drawing, seating, roster changes and results at the service level."""
 
 import pytest
-from django.utils import timezone
 
 from scoring.models import TableResult
 from scoring.services.results import ResultEntry, Tally, current_result, record_result
 from tests.factories import PlayerFactory, UserFactory, grant
+from tests.helpers import checked_in, record_pod
 from tournaments.models import RosterChange, Seat
 from tournaments.seating import next_seating
 from tournaments.services import rounds, stages
@@ -13,10 +13,6 @@ from tournaments.services.errors import UserFacingError
 from tournaments.services.seating import tables_from_seats
 
 pytestmark = pytest.mark.django_db
-
-
-def checked_in(tournament, n):
-    return [PlayerFactory(tournament=tournament, checked_in_at=timezone.now()) for _ in range(n)]
 
 
 @pytest.fixture
@@ -28,18 +24,6 @@ def stage(tournament, organiser):
 
 def seats_of(round_):
     return {(s.pod_id, s.table, s.seat): (s.player_id, s.ghost) for s in round_.seats.all()}
-
-
-def record_pod(stage, pod, round_, actor, winners):
-    for table, winner in enumerate(winners, start=1):
-        record_result(
-            round_=round_,
-            pod=pod,
-            table=table,
-            entry=ResultEntry(winner=winner),
-            actor=actor,
-            base_version=0,
-        )
 
 
 def test_draw_seats_checked_in_players_only_and_closes_check_in(stage, tournament):
@@ -89,7 +73,7 @@ def test_late_arrival_survives_a_corrected_result(stage, tournament, organiser):
     round1 = rounds.start_next_round(stage, actor=organiser)
     late = PlayerFactory(tournament=tournament)
     stages.seat_late_arrival(stage, late, actor=organiser, pod=pod)
-    record_pod(stage, pod, round1, organiser, [0, 0, 0])
+    record_pod(pod, round1, organiser, [0, 0, 0])
     round2 = stage.rounds.get(number=2)
     assert Seat.objects.filter(round=round2, player=late).exists()
     record_result(
@@ -190,7 +174,7 @@ def test_ghost_seat_cannot_take_credit(stage, organiser):
 def test_correction_keeps_old_version_and_recomputes_next_seating(stage, organiser):
     pod = stage.pods.get(number=2)
     round1 = rounds.start_next_round(stage, actor=organiser)
-    record_pod(stage, pod, round1, organiser, [0, 1, 0])
+    record_pod(pod, round1, organiser, [0, 1, 0])
     round2 = stage.rounds.get(number=2)
     before = tables_from_seats(round2.seats.filter(pod=pod), pod.tables)
 
@@ -241,7 +225,7 @@ def test_stale_version_is_a_conflict_not_an_overwrite(stage, organiser):
 def test_correcting_a_played_round_leaves_the_played_seats(stage, organiser):
     round1 = rounds.start_next_round(stage, actor=organiser)
     for pod in stage.pods.all():
-        record_pod(stage, pod, round1, organiser, [0] * pod.tables)
+        record_pod(pod, round1, organiser, [0] * pod.tables)
     rounds.close_round(round1, actor=organiser)
     rounds.start_next_round(stage, actor=organiser)
     round2 = stage.rounds.get(number=2)
@@ -270,6 +254,6 @@ def test_correcting_a_played_round_leaves_the_played_seats(stage, organiser):
 
 def test_close_round_lists_pods_still_to_report(stage, organiser):
     round1 = rounds.start_next_round(stage, actor=organiser)
-    record_pod(stage, stage.pods.get(number=1), round1, organiser, [0, 0, 0])
+    record_pod(stage.pods.get(number=1), round1, organiser, [0, 0, 0])
     with pytest.raises(UserFacingError, match="pod 2 \\(0/3\\)"):
         rounds.close_round(round1, actor=organiser)

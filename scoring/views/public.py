@@ -18,12 +18,12 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.views.generic import View
 
+from tournaments.forms.search import SearchForm
 from tournaments.models import Player, Round, Seat, Stage
 from tournaments.permissions import PUBLIC, TournamentPermissionMixin
 from tournaments.services.rounds import current_round, progress
 from tournaments.services.seating import seating_by_pod
 
-from ..forms import SeatSearchForm
 from .results import partner_number, stages_newest_first
 
 MAX_MATCHES = 10
@@ -164,7 +164,7 @@ class SeatFinderView(TournamentPermissionMixin, View):
     http_method_names = ["get"]
 
     def get(self, request, slug):
-        query = SeatSearchForm(request.GET).query
+        query = SearchForm(request.GET).query
         state = round_state(self.tournament)
         context = {
             "tournament": self.tournament,

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from scoring.models import TableResult
 from tests.factories import PASSWORD
-from tests.test_results_pages import drawn_stage
+from tests.helpers import drawn_stage
 from tournaments.models import Seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -9,16 +9,6 @@ def _model_field(name: str, **kwargs) -> forms.Field:
     return Player._meta.get_field(name).formfield(**kwargs)
 
 
-class SearchForm(forms.Form):
-    q = forms.CharField(required=False, max_length=100)
-
-    @property
-    def query(self) -> str:
-        if not self.is_valid():
-            return ""
-        return " ".join(self.cleaned_data["q"].split())
-
-
 class WalkInForm(forms.Form):
     """A player who turns up at the door: only the name is required, e-mail is optional."""
 

@@ -41,20 +41,8 @@ class TournamentForm(forms.ModelForm):
 class PresetForm(forms.ModelForm):
     class Meta:
         model = RulePreset
-        fields = [
-            "label",
-            "description",
-            "targets",
-            "bunco_points",
-            "mini_bunco_points",
-            "snake_eyes",
-            "bell_points",
-            "bell_on_bunco",
-            "finish_turn_after_bell",
-            "everyone_rolls_once",
-            "movement",
-            "table_tie_break",
-        ]
+        # Every rule the engine knows, so a new RuleSet field can't be forgotten here.
+        fields = ["label", "description", *RulePreset.RULE_FIELDS]
         widgets = {"description": forms.Textarea(attrs={"rows": 2})}
 
 

@@ -1,3 +1,5 @@
+import dataclasses
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -23,6 +25,10 @@ class RulePreset(models.Model):
         HIGH_DIE_PLAYER = "high_die_player", "Each player rolls one die, highest wins"
         ROLL_TO_TARGET = "roll_to_target", "Keep rolling until someone rolls the target number"
         TURN_AROUND_TABLE = "turn_around_table", "One more turn around the table"
+
+    RULE_FIELDS = tuple(
+        f.name for f in dataclasses.fields(RuleSet) if f.name not in {"name", "label"}
+    )
 
     slug = models.SlugField(max_length=60, unique=True)
     label = models.CharField(max_length=100)
@@ -68,36 +74,15 @@ class RulePreset(models.Model):
             raise ValidationError({"targets": "Targets must be numbers 1 to 6."}) from exc
 
     def to_ruleset(self) -> RuleSet:
-        return RuleSet(
-            name=self.slug,
-            label=self.label,
-            targets=self.target_list,
-            bunco_points=self.bunco_points,
-            mini_bunco_points=self.mini_bunco_points,
-            snake_eyes=self.snake_eyes,
-            bell_points=self.bell_points,
-            bell_on_bunco=self.bell_on_bunco,
-            finish_turn_after_bell=self.finish_turn_after_bell,
-            everyone_rolls_once=self.everyone_rolls_once,
-            movement=self.movement,
-            table_tie_break=self.table_tie_break,
-        )
+        values = {name: getattr(self, name) for name in self.RULE_FIELDS}
+        values["targets"] = self.target_list
+        return RuleSet(name=self.slug, label=self.label, **values)
 
-    @staticmethod
-    def fields_from_ruleset(rules: RuleSet) -> dict:
-        return {
-            "label": rules.label,
-            "targets": ",".join(str(t) for t in rules.targets),
-            "bunco_points": rules.bunco_points,
-            "mini_bunco_points": rules.mini_bunco_points,
-            "snake_eyes": rules.snake_eyes,
-            "bell_points": rules.bell_points,
-            "bell_on_bunco": rules.bell_on_bunco,
-            "finish_turn_after_bell": rules.finish_turn_after_bell,
-            "everyone_rolls_once": rules.everyone_rolls_once,
-            "movement": rules.movement,
-            "table_tie_break": rules.table_tie_break,
-        }
+    @classmethod
+    def fields_from_ruleset(cls, rules: RuleSet) -> dict:
+        values = {name: getattr(rules, name) for name in ("label", *cls.RULE_FIELDS)}
+        values["targets"] = ",".join(str(t) for t in rules.targets)
+        return values
 
     def clean(self) -> None:
         try:

@@ -15,7 +15,8 @@ from django.urls import path, reverse
 from django.views.generic import View
 from django_htmx.http import HttpResponseClientRedirect, replace_url
 
-from ..forms.checkin import SearchForm, WalkInForm
+from ..forms.checkin import WalkInForm
+from ..forms.search import SearchForm
 from ..permissions import TournamentPermissionMixin, permissions_of
 from ..services import checkin as service
 from ..services.errors import UserFacingError

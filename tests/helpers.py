@@ -1,0 +1,40 @@
+"""Ways to set up an event in a given state, shared by the test modules."""
+
+from django.utils import timezone
+
+from scoring.services.results import ResultEntry, record_result
+from tests.factories import PlayerFactory
+from tournaments.services.rounds import start_next_round
+from tournaments.services.stages import draw_qualifying
+
+
+def checked_in(tournament, n, **kwargs):
+    return PlayerFactory.create_batch(
+        n, tournament=tournament, checked_in_at=timezone.now(), **kwargs
+    )
+
+
+def drawn_stage(tournament, organiser, players=12, *, staff=None, start=True, seed=1, names=()):
+    """Checked-in players drawn into pods; `staff` assigned to pod 1; round 1 started."""
+    for name in names:
+        PlayerFactory(tournament=tournament, name=name, checked_in_at=timezone.now())
+    checked_in(tournament, players - len(names))
+    stage = draw_qualifying(tournament, actor=organiser, seed=seed)
+    if staff is not None:
+        stage.pods.get(number=1).staff.add(staff)
+    if start:
+        start_next_round(stage, actor=organiser)
+    return stage
+
+
+def record_pod(pod, round_, actor, winners):
+    """Records every table of a pod with just the winning pairs, as staff tapping would."""
+    for table, winner in enumerate(winners, start=1):
+        record_result(
+            round_=round_,
+            pod=pod,
+            table=table,
+            entry=ResultEntry(winner=winner),
+            actor=actor,
+            base_version=0,
+        )
