@@ -80,6 +80,14 @@ def has_permission(user, tournament: Tournament, code: str) -> bool:
     return code in permissions_of(user, tournament)
 
 
+def may_act_on_pod(user, pod, code: str) -> bool:
+    """Organisers act on every pod; staff only on the pods they are assigned to."""
+    tournament = pod.stage.tournament
+    if not has_permission(user, tournament, code):
+        return False
+    return has_permission(user, tournament, "stages.run") or pod.staff.filter(pk=user.pk).exists()
+
+
 def may_create_tournaments(user) -> bool:
     return user.is_authenticated and user.has_perm("tournaments.create_tournament")
 

@@ -1,3 +1,4 @@
+from .cards import CardEntry
 from .results import RollCredit, TableResult
 
-__all__ = ["RollCredit", "TableResult"]
+__all__ = ["CardEntry", "RollCredit", "TableResult"]

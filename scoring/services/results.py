@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils.timezone import localtime
 
 from tournaments.models import Pod, Round, Seat
-from tournaments.permissions import has_permission
+from tournaments.permissions import may_act_on_pod
 from tournaments.services import audit
 from tournaments.services.errors import UserFacingError
 from tournaments.services.seating import refresh_next_round
@@ -61,11 +61,7 @@ class Recorded:
 
 
 def may_record(user, pod: Pod) -> bool:
-    """Organisers record for every pod; staff only for the pods they are assigned to."""
-    tournament = pod.stage.tournament
-    if not has_permission(user, tournament, "results.enter"):
-        return False
-    return has_permission(user, tournament, "stages.run") or pod.staff.filter(pk=user.pk).exists()
+    return may_act_on_pod(user, pod, "results.enter")
 
 
 def _check_entry(entry: ResultEntry, seats: dict[int, Seat], rules: dict) -> None:

@@ -30,6 +30,9 @@ class Tournament(models.Model):
     preset = models.ForeignKey("RulePreset", on_delete=models.PROTECT, related_name="tournaments")
     registration_open = models.BooleanField(default=False)
     check_in_open = models.BooleanField(default=False)
+    standings_public = models.BooleanField(
+        default=False, help_text="Show the overall standings on the public board and pages."
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -17,11 +17,13 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.models import TableResult
+from scoring.models import CardEntry, TableResult
 from scoring.rules import play_pod_round
+from scoring.services import cards as card_service
 from scoring.services.results import ResultEntry, Tally, current_result, record_result
 
 from ..models import (
+    Pod,
     RosterChange,
     RulePreset,
     Seat,
@@ -103,20 +105,20 @@ PODS_PER_STAFF = 2
 CORRECTION_EVERY = 9  # every ninth table is first entered with the wrong winner, then fixed
 
 
+CARD_MISTAKE_EVERY = 13  # every thirteenth paper card is miscounted, then resolved
+
+
 @dataclass
 class StageReport:
     rounds: int = 0
     table_results: int = 0
     corrections: int = 0
     result_versions: int = 0
+    cards_verified: int = 0
+    discrepancies_resolved: int = 0
 
     def as_dict(self) -> dict[str, int]:
-        return {
-            "rounds": self.rounds,
-            "table_results": self.table_results,
-            "corrections": self.corrections,
-            "result_versions": self.result_versions,
-        }
+        return dict(self.__dict__)
 
 
 @dataclass
@@ -217,7 +219,7 @@ def play_round(
         tables = by_pod[pod.pk]
         ghosts = [[seat.player_id is None for seat in table] for table in tables]
         played = play_pod_round(round_.target, rules, seeds[pod.number], pod.tables, ghosts)
-        recorder = next(iter(pod.staff.all()), organiser)
+        recorder = pod_staff(pod, organiser)[0]
         for i, outcome in enumerate(played.tables):
             counter += 1
             entry = ResultEntry(
@@ -262,12 +264,54 @@ def _tie_break_record(tie_break) -> dict:
 
 def purge_tournament(tournament: Tournament) -> None:
     """Deletes a rehearsal or demo event whole; results are protected from casual deletes."""
+    CardEntry.objects.filter(stage__tournament=tournament).update(supersedes=None)
+    CardEntry.objects.filter(stage__tournament=tournament).delete()
     results = TableResult.objects.filter(pod__stage__tournament=tournament)
     results.update(supersedes=None)
     results.delete()
     Seat.objects.filter(pod__stage__tournament=tournament).delete()
     RosterChange.objects.filter(pod__stage__tournament=tournament).delete()
     tournament.delete()
+
+
+def pod_staff(pod: Pod, organiser) -> tuple:
+    """The pod's recorder and its checker (the organiser when the pod has one staff)."""
+    team = sorted(pod.staff.all(), key=lambda u: u.username) or [organiser]
+    return team[0], team[1] if len(team) > 1 else organiser
+
+
+def verify_cards(stage: Stage, *, organiser, report: StageReport) -> None:
+    """Enters every paper card as the pod's staff would, a few with miscounted tallies;
+    another staff member resolves each difference in favour of the tables and confirms."""
+    pods = list(stage.pods.prefetch_related("staff").order_by("number"))
+    cards = card_service.load_stage(stage)
+    counter = 0
+    for pod in pods:
+        enterer, checker = pod_staff(pod, organiser)
+        for player_id in cards.in_pod(pod.number):
+            counter += 1
+            player = cards.players[player_id]
+            record = cards.records[player_id]
+            paper = record
+            if counter % CARD_MISTAKE_EVERY == 0:
+                paper = replace(record, buncos=record.buncos + 1)
+            entry = card_service.enter_card(stage, player, paper, actor=enterer, base_version=0)
+            confirmer = checker
+            if paper != record:
+                entry = card_service.resolve_card(
+                    stage,
+                    player,
+                    choice="tables",
+                    reason="Tally marks miscounted on the paper card",
+                    actor=checker,
+                    version=entry.version,
+                )
+                report.discrepancies_resolved += 1
+                confirmer = enterer
+            card_service.confirm_card(stage, player, actor=confirmer, version=entry.version)
+    report.cards_verified = sum(
+        1 for state in card_service.load_stage(stage).states.values() if state.verified
+    )
 
 
 @transaction.atomic
@@ -288,7 +332,11 @@ def rehearse(
     n_staff = max(1, -(-len(pods) // PODS_PER_STAFF))
     staff = _staff_accounts(tournament, n_staff)
     for pod in pods:
-        stages.assign_staff(pod, [staff[(pod.number - 1) // PODS_PER_STAFF]], actor=organiser)
+        # Each pod has its own staff member and, where there is one, a second who checks
+        # the cards: verification is a two-person job.
+        first = (pod.number - 1) // PODS_PER_STAFF
+        team = {staff[first], staff[(first + 1) % len(staff)]}
+        stages.assign_staff(pod, sorted(team, key=lambda u: u.username), actor=organiser)
     rehearsal = Rehearsal(tournament, players, seed)
     report = rehearsal.stages.setdefault(Stage.Kind.QUALIFYING.value, StageReport())
     seeds = {number: random.Random(s) for number, s in enumerate(pod_seeds(players, seed), start=1)}
@@ -298,4 +346,6 @@ def rehearse(
     for number in range(1, last + 1):
         play_round(stage, number, organiser=organiser, seeds=seeds, report=report)
     report.result_versions = TableResult.objects.filter(pod__stage=stage).count()
+    if last == stage.round_count:
+        verify_cards(stage, organiser=organiser, report=report)
     return rehearsal

@@ -1,0 +1,418 @@
+"""Score cards of a stage: loaded in a fixed number of queries, entered, confirmed, resolved.
+
+Every page about cards (a pod's cards, a player's own card, standings, CSV) goes through
+`load_stage`, which reads the whole stage in five queries and hands the plain values to
+`scoring.cards`, so what "verified" means is decided in one place.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from tournaments.models import Player, Pod, Seat, Stage
+from tournaments.permissions import may_act_on_pod
+from tournaments.services import audit
+from tournaments.services.errors import UserFacingError
+
+from ..cards import Card, CardState, Entry, SeatResult, Status, TableMarks, check_table, derive
+from ..cards import state as card_state
+from ..models import CardEntry, RollCredit, TableResult
+
+MAX_COUNT = 99
+
+
+def may_verify(user, pod: Pod) -> bool:
+    return may_act_on_pod(user, pod, "cards.verify")
+
+
+def card_of(entry: CardEntry) -> Card:
+    return Card(
+        tuple(entry.rounds or ()),
+        entry.wins,
+        entry.losses,
+        entry.buncos,
+        entry.minis,
+        entry.snake_eyes,
+    )
+
+
+def entry_of(entry: CardEntry) -> Entry:
+    return Entry(
+        entry.version,
+        card_of(entry),
+        entry.entered_by_id,
+        entry.confirmed_by_id,
+        entry.kind == CardEntry.Kind.RESOLUTION,
+    )
+
+
+@dataclass
+class StageCards:
+    """Everything about the cards of one stage, keyed by player id."""
+
+    stage: Stage
+    players: dict[int, Player]
+    pod_of: dict[int, int]  # player id -> pod number (the pod they last sat in)
+    records: dict[int, Card | None]
+    versions: dict[int, list[CardEntry]]
+    states: dict[int, CardState]
+    seats: list[Seat] = field(default_factory=list)
+    credits: list[RollCredit] = field(default_factory=list)
+    results: list[TableResult] = field(default_factory=list)
+
+    def in_pod(self, number: int) -> list[int]:
+        return sorted(
+            (p for p, n in self.pod_of.items() if n == number),
+            key=lambda p: self.players[p].name,
+        )
+
+    def official(self, player: int) -> Card | None:
+        return self.states[player].official
+
+
+def load_stage(stage: Stage, *, pod: Pod | None = None) -> StageCards:
+    """Reads seats, current results, credits, card versions and players: five queries."""
+    seats_q = Seat.objects.filter(round__stage=stage).select_related("round", "pod")
+    results_q = TableResult.objects.filter(round__stage=stage, is_current=True).select_related(
+        "round"
+    )
+    credits_q = RollCredit.objects.filter(result__round__stage=stage, result__is_current=True)
+    entries_q = CardEntry.objects.filter(stage=stage).order_by("player_id", "version")
+    if pod is not None:
+        seats_q = seats_q.filter(pod=pod)
+        results_q = results_q.filter(pod=pod)
+        credits_q = credits_q.filter(result__pod=pod)
+    seats = list(seats_q)
+    results = list(results_q)
+    credits = list(credits_q.select_related("result"))
+    pod_of: dict[int, int] = {}
+    for seat in sorted(seats, key=lambda s: s.round.number):
+        if seat.player_id is not None:
+            pod_of[seat.player_id] = seat.pod.number
+    if pod is not None:
+        entries_q = entries_q.filter(player_id__in=list(pod_of))
+    versions: dict[int, list[CardEntry]] = defaultdict(list)
+    for entry in entries_q:
+        versions[entry.player_id].append(entry)
+    players = {p.pk: p for p in Player.objects.filter(pk__in=set(pod_of) | set(versions))}
+
+    winner_of = {(r.round_id, r.pod_id, r.table): r.winner for r in results}
+    credit_of = {
+        (c.result.round_id, c.result.pod_id, c.result.table, c.player_id): c for c in credits
+    }
+    reported_pods = {r.pod_id for r in results}
+    per_player: dict[int, list[SeatResult]] = defaultdict(list)
+    for seat in seats:
+        key = (seat.round_id, seat.pod_id, seat.table)
+        if seat.player_id is None or key not in winner_of:
+            continue
+        credit = credit_of.get((*key, seat.player_id))
+        per_player[seat.player_id].append(
+            SeatResult(
+                seat.round.number,
+                seat.player_id,
+                won=(seat.seat - 1) % 2 == winner_of[key],
+                buncos=credit.buncos if credit else 0,
+                minis=credit.minis if credit else 0,
+                snake_eyes=credit.snake_eyes if credit else 0,
+            )
+        )
+    pod_ids = {s.player_id: s.pod_id for s in seats if s.player_id is not None}
+    records = {
+        player: derive(stage.round_count, per_player.get(player, []))
+        if pod_ids.get(player) in reported_pods
+        else None
+        for player in players
+    }
+    states = {
+        player: card_state(records[player], [entry_of(e) for e in versions.get(player, [])])
+        for player in players
+    }
+    return StageCards(
+        stage, players, pod_of, records, dict(versions), states, seats, credits, results
+    )
+
+
+def _check_card(card: Card, stage: Stage) -> Card:
+    if card.rounds and len(card.rounds) != stage.round_count:
+        raise UserFacingError(f"A card of this stage has {stage.round_count} rounds.")
+    if any(mark not in ("W", "L", None) for mark in card.rounds):
+        raise UserFacingError("Each round is W, L or left empty.")
+    for name, value in card.totals().items():
+        if not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+            raise UserFacingError(f"{name.replace('_', ' ').capitalize()}: 0 to {MAX_COUNT}.")
+    if card.rounds:
+        wins, losses = card.rounds.count("W"), card.rounds.count("L")
+        if (wins, losses) != (card.wins, card.losses):
+            raise UserFacingError(
+                f"The rounds show {wins} W and {losses} L but the totals say "
+                f"{card.wins} and {card.losses}."
+            )
+    if card.wins + card.losses > stage.round_count:
+        raise UserFacingError(f"A player plays at most {stage.round_count} rounds.")
+    if card.snake_eyes and not stage.rules.get("snake_eyes"):
+        raise UserFacingError("These rules have no snake eyes.")
+    return card
+
+
+def _pod_of_player(stage: Stage, player: Player) -> Pod:
+    seat = (
+        Seat.objects.filter(round__stage=stage, player=player)
+        .select_related("pod__stage__tournament")
+        .order_by("-round__number")
+        .first()
+    )
+    if seat is None:
+        raise UserFacingError(f"{player.name} did not play in this stage.")
+    return seat.pod
+
+
+def _lock_current(stage: Stage, player: Player) -> CardEntry | None:
+    return (
+        CardEntry.objects.select_for_update()
+        .filter(stage=stage, player=player, is_current=True)
+        .first()
+    )
+
+
+def _check_version(current: CardEntry | None, base_version: int) -> None:
+    if (current.version if current else 0) != base_version:
+        who = current.entered_by.get_username() if current else "someone"
+        raise UserFacingError(
+            f"{who} changed this card while you were entering it; check their version first."
+        )
+
+
+def _save_version(stage, player, current, card: Card, actor, **extra) -> CardEntry:
+    if current is not None:
+        CardEntry.objects.filter(pk=current.pk).update(is_current=False)
+    try:
+        with transaction.atomic():
+            return CardEntry.objects.create(
+                stage=stage,
+                player=player,
+                version=(current.version if current else 0) + 1,
+                rounds=list(card.rounds),
+                wins=card.wins,
+                losses=card.losses,
+                buncos=card.buncos,
+                minis=card.minis,
+                snake_eyes=card.snake_eyes,
+                entered_by=actor,
+                supersedes=current,
+                **extra,
+            )
+    except IntegrityError as exc:
+        raise UserFacingError("Someone saved this card at the same moment; reload.") from exc
+
+
+def current_state(stage: Stage, player: Player) -> CardState:
+    return load_stage(stage, pod=_pod_of_player(stage, player)).states[player.pk]
+
+
+@transaction.atomic
+def enter_card(stage: Stage, player: Player, card: Card, *, actor, base_version: int) -> CardEntry:
+    """Stores what a player's paper card says, as a new version."""
+    pod = _pod_of_player(stage, player)
+    if not may_verify(actor, pod):
+        raise UserFacingError(f"You are not assigned to {pod}.")
+    _check_card(card, stage)
+    current = _lock_current(stage, player)
+    _check_version(current, base_version)
+    entry = _save_version(stage, player, current, card, actor)
+    state = current_state(stage, player)
+    audit.record(
+        "card.entered",
+        f"{player.name}'s card entered (v{entry.version}): {state.status.replace('_', ' ')}",
+        actor=actor,
+        tournament=stage.tournament,
+        target=entry,
+        data={"pod": pod.number, "player": player.pk, "differences": state.differences},
+    )
+    return entry
+
+
+@transaction.atomic
+def confirm_card(stage: Stage, player: Player, *, actor, version: int) -> CardEntry:
+    """A second person agrees with the current version; never the one who entered it."""
+    pod = _pod_of_player(stage, player)
+    if not may_verify(actor, pod):
+        raise UserFacingError(f"You are not assigned to {pod}.")
+    current = _lock_current(stage, player)
+    if current is None:
+        raise UserFacingError("Nobody has entered this card yet.")
+    _check_version(current, version)
+    if current.entered_by_id == actor.pk:
+        raise UserFacingError("You entered this version yourself; someone else must confirm it.")
+    if current.confirmed_by_id is not None:
+        raise UserFacingError(f"Already confirmed by {current.confirmed_by.get_username()}.")
+    state = current_state(stage, player)
+    if state.status == Status.DIFFERS:
+        raise UserFacingError("The card disagrees with the tables: resolve the difference first.")
+    if state.status == Status.SECOND_ENTRY:
+        raise UserFacingError(
+            "This pod has no table record: enter the card yourself from the paper instead."
+        )
+    current.confirmed_by = actor
+    current.confirmed_at = timezone.now()
+    current.save(update_fields=["confirmed_by", "confirmed_at"])
+    audit.record(
+        "card.confirmed",
+        f"{player.name}'s card confirmed (v{current.version})",
+        actor=actor,
+        tournament=stage.tournament,
+        target=current,
+        data={"pod": pod.number, "player": player.pk},
+    )
+    return current
+
+
+RESOLVE_CHOICES = {"tables": "the table record", "card": "the paper card"}
+
+
+@transaction.atomic
+def resolve_card(
+    stage: Stage, player: Player, *, choice: str, reason: str, actor, version: int
+) -> CardEntry:
+    """Settles a flagged difference by saying which version is right, and why."""
+    pod = _pod_of_player(stage, player)
+    if not may_verify(actor, pod):
+        raise UserFacingError(f"You are not assigned to {pod}.")
+    if choice not in RESOLVE_CHOICES:
+        raise UserFacingError("Choose the table record or the paper card.")
+    if not reason.strip():
+        raise UserFacingError("Say why this version is the right one.", field="reason")
+    current = _lock_current(stage, player)
+    if current is None:
+        raise UserFacingError("Nobody has entered this card yet.")
+    _check_version(current, version)
+    cards = load_stage(stage, pod=pod)
+    state = cards.states[player.pk]
+    if state.status != Status.DIFFERS:
+        raise UserFacingError("There is no difference to resolve on this card.")
+    record = cards.records[player.pk]
+    if choice == "tables" and record is None:
+        raise UserFacingError("This pod has no table record; choose one of the entries.")
+    chosen = record if choice == "tables" else card_of(current)
+    entry = _save_version(
+        stage,
+        player,
+        current,
+        chosen,
+        actor,
+        kind=CardEntry.Kind.RESOLUTION,
+        reason=reason.strip()[:300],
+    )
+    audit.record(
+        "card.resolved",
+        f"{player.name}'s card: {RESOLVE_CHOICES[choice]} is right — {reason.strip()}",
+        actor=actor,
+        tournament=stage.tournament,
+        target=entry,
+        data={
+            "pod": pod.number,
+            "player": player.pk,
+            "choice": choice,
+            "differences": state.differences,
+        },
+    )
+    return entry
+
+
+def pod_problems(cards: StageCards) -> dict[int, list[str]]:
+    """What does not add up, per pod id: bunco credits to players who were not at the table,
+    and tables whose cards show two winning pairs, none, or partners who disagree.
+
+    A card belongs to one player in one stage and can only be entered for a seated player,
+    so "more cards than seats" cannot arise; the checks here are the ones data can break.
+    """
+    problems: dict[int, list[str]] = defaultdict(list)
+    seated_at: dict[tuple[int, int, int], list[Seat]] = defaultdict(list)
+    for seat in cards.seats:
+        seated_at[(seat.round_id, seat.pod_id, seat.table)].append(seat)
+    for credit in cards.credits:
+        result = credit.result
+        at_table = {s.player_id for s in seated_at[(result.round_id, result.pod_id, result.table)]}
+        if credit.player_id not in at_table:
+            player = cards.players.get(credit.player_id)
+            problems[result.pod_id].append(
+                f"Round {result.round.number}, table {result.table}: "
+                f"{player.name if player else 'a player who has no seat'} is credited with "
+                "rolls but did not sit there"
+            )
+    for (_, pod_id, table), seats in sorted(
+        seated_at.items(), key=lambda kv: (kv[1][0].round.number, kv[0][2])
+    ):
+        marks = {}
+        for seat in seats:
+            card = cards.official(seat.player_id) if seat.player_id in cards.states else None
+            if card is not None and card.rounds:
+                marks[seat.player_id] = card.rounds[seat.round.number - 1]
+        by_seat = {seat.seat: seat.player_id for seat in seats}
+        problems[pod_id] += check_table(
+            TableMarks(
+                seats[0].round.number,
+                table,
+                tuple(by_seat.get(n) for n in range(1, 5)),  # type: ignore[arg-type]
+                marks,
+            )
+        )
+    return dict(problems)
+
+
+@dataclass(frozen=True)
+class PodVerification:
+    pod: Pod
+    cards: int
+    verified: int
+    problems: list[str]
+
+    @property
+    def verified_pod(self) -> bool:
+        return self.cards > 0 and self.verified == self.cards and not self.problems
+
+
+def verify_pods(cards: StageCards, pods: list[Pod]) -> list[PodVerification]:
+    problems = pod_problems(cards)
+    report = []
+    for pod in pods:
+        members = cards.in_pod(pod.number)
+        verified = sum(1 for p in members if cards.states[p].verified)
+        report.append(PodVerification(pod, len(members), verified, problems.get(pod.pk, [])))
+    return report
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    player: Player
+    pod: int
+    card: Card
+    status: str
+
+
+SORT_KEYS = {
+    "wins": lambda r: (-r.card.wins, -r.card.buncos, r.player.name),
+    "buncos": lambda r: (-r.card.buncos, -r.card.wins, r.player.name),
+    "minis": lambda r: (-r.card.minis, -r.card.wins, r.player.name),
+    "losses": lambda r: (-r.card.losses, r.player.name),
+    "snake_eyes": lambda r: (-r.card.snake_eyes, r.player.name),
+    "name": lambda r: (r.player.name,),
+    "pod": lambda r: (r.pod, -r.card.wins, -r.card.buncos, r.player.name),
+}
+
+
+def standings(
+    cards: StageCards, *, sort: str = "wins", pod: int | None = None
+) -> list[StandingRow]:
+    """Each player's official numbers: the agreed card, else what the tables say so far."""
+    rows = []
+    for player, number in cards.pod_of.items():
+        if pod is not None and number != pod:
+            continue
+        card = cards.official(player) or Card()
+        rows.append(StandingRow(cards.players[player], number, card, cards.states[player].status))
+    return sorted(rows, key=SORT_KEYS.get(sort, SORT_KEYS["wins"]))
