@@ -186,7 +186,14 @@ def record_result(
         actor=actor,
         tournament=pod.stage.tournament,
         target=result,
-        data={"version": result.version, "winner": entry.winner, "points": list(entry.points)},
+        data={
+            "pod": pod.number,
+            "round": round_.number,
+            "table": table,
+            "version": result.version,
+            "winner": entry.winner,
+            "points": list(entry.points),
+        },
     )
     next_state = "unchanged"
     if current is None or current.winner != entry.winner:
