@@ -14,10 +14,14 @@ from typing import Any
 
 from tournaments.seating import Table, draw_pods, next_seating
 
+from .advancement import AdvancementRules, Category, Standing, advance_group
 from .errors import EngineBug, RuleError
 from .pod import PodRound, play_pod_round
 from .ruleset import RuleSet
-from .tiebreak import RollOff, roll_off
+from .tiebreak import RollOff
+
+# The sheet's cut, labelled as the simulator's output has always named it.
+POD_CUT = AdvancementRules((Category("wins", "most wins"), Category("buncos", "most buncos")))
 
 
 def player_name(player: int) -> str:
@@ -181,7 +185,7 @@ def _play_pod(
             _mark_cards(cards, seating, result)
             seating = next_seating(seating, result.winners, rules.movement)
     standings = sorted(cards.values(), key=lambda s: (-s.wins, -s.buncos, s.player))
-    return PodSimulation(number, standings, _advancers(standings, rng), rounds)
+    return PodSimulation(number, standings, _advancers(number, standings, rng), rounds)
 
 
 def _mark_cards(cards: dict[int, PlayerStanding], seating: list[Table], result: PodRound) -> None:
@@ -205,20 +209,20 @@ def _mark_cards(cards: dict[int, PlayerStanding], seating: list[Table], result: 
             raise EngineBug("A ghost was credited with a roll; its partner should have been.")
 
 
-def _advancers(standings: list[PlayerStanding], rng: random.Random) -> list[Advancer]:
-    """Most wins, then most buncos among the rest; ties at the cut are rolled off."""
-    chosen: list[Advancer] = []
-    pool = sorted(standings, key=lambda s: s.player)
-    for reason, key in (("most wins", "wins"), ("most buncos", "buncos")):
-        pool = [s for s in pool if all(s.player != a.player for a in chosen)]
-        if not pool:
-            break
-        best = max(getattr(s, key) for s in pool)
-        tied = [s.player for s in pool if getattr(s, key) == best]
-        settled = roll_off(tied, rng, places=1) if len(tied) > 1 else None
-        winner = tied[0] if settled is None else settled.winner
-        chosen.append(Advancer(winner, reason, best, settled))  # type: ignore[arg-type]
-    return chosen
+def _advancers(pod: int, standings: list[PlayerStanding], rng: random.Random) -> list[Advancer]:
+    """The sheet's cut (most wins, then most buncos among the rest) by the advancement engine."""
+    cards = [Standing(s.player, s.wins, s.losses, s.buncos, s.minis) for s in standings]
+    result = advance_group(pod, cards, POD_CUT, rng)
+    roll_offs = {r.tie.category_key: r.roll_off for r in result.roll_offs}
+    return [
+        Advancer(
+            q.player,  # type: ignore[arg-type]
+            q.category_label,
+            q.value,
+            roll_offs[q.category_key] if q.via_roll_off else None,
+        )
+        for q in result.qualifiers
+    ]
 
 
 def render_text(sim: StageSimulation) -> str:
