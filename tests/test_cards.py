@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 def played():
     """Twelve players, two rounds recorded; nobody has entered a paper card yet."""
     r = rehearse(players=12, preset="classic", seed=5, stop_after_round=2)
-    stage = Stage.objects.get(tournament=r.tournament)
+    stage = Stage.objects.get(tournament=r.tournament, kind="qualifying")
     pod = stage.pods.get()
     (first,) = pod.staff.all()
     second = UserFactory(username="second-checker")
@@ -154,14 +154,14 @@ def test_pod_checks_catch_two_winning_pairs_and_a_stranger_credited(played):
 
 def test_pod_is_verified_when_every_card_and_check_is_clean():
     r = rehearse(players=12, preset="classic", seed=8)
-    stage = Stage.objects.get(tournament=r.tournament)
+    stage = Stage.objects.get(tournament=r.tournament, kind="qualifying")
     (report,) = service.verify_pods(service.load_stage(stage), list(stage.pods.all()))
     assert report.verified_pod and report.cards == report.verified == 12
 
 
 def test_standings_equal_the_simulator_for_the_same_seed():
     r = rehearse(players=30, preset="mingle", seed=11)
-    stage = Stage.objects.get(tournament=r.tournament)
+    stage = Stage.objects.get(tournament=r.tournament, kind="qualifying")
     rows = service.standings(service.load_stage(stage))
     sim = simulate_stage(30, PRESETS["mingle"], 3, 11)
     pks = sorted(stage.tournament.players.values_list("pk", flat=True))
@@ -187,6 +187,6 @@ def test_standings_equal_the_simulator_for_the_same_seed():
 
 def test_load_stage_runs_a_fixed_number_of_queries(django_assert_max_num_queries):
     r = rehearse(players=40, preset="classic", seed=2, stop_after_round=3)
-    stage = Stage.objects.get(tournament=r.tournament)
+    stage = Stage.objects.get(tournament=r.tournament, kind="qualifying")
     with django_assert_max_num_queries(5):
         service.standings(service.load_stage(stage))

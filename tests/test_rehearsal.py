@@ -30,7 +30,7 @@ def test_rehearse_120_players_reports_every_round_and_table():
     qualifying = summary["stages"]["qualifying"]
     assert qualifying["rounds"] == 3 * 6
     assert qualifying["table_results"] == 3 * 6 * 10 * 3
-    stage = Stage.objects.get(tournament__slug="rehearsal-classic-7")
+    stage = Stage.objects.get(tournament__slug="rehearsal-classic-7", kind="qualifying")
     assert TableResult.objects.filter(pod__stage=stage, is_current=True).count() == 540
     # Corrections were made like staff make them: the old versions are still there.
     assert qualifying["corrections"] > 0
@@ -43,7 +43,7 @@ def test_rehearse_120_players_reports_every_round_and_table():
 def test_rehearsal_matches_the_simulator_for_the_same_seed():
     """Same seed, same dice: the site's records give the simulator's standings."""
     rehearse_json("--players", "30", "--preset", "mingle", "--seed", "11")
-    stage = Stage.objects.get(tournament__slug="rehearsal-mingle-11")
+    stage = Stage.objects.get(tournament__slug="rehearsal-mingle-11", kind="qualifying")
     sim = simulate_stage(30, PRESETS["mingle"], 3, 11)
 
     # Player k of the simulator is the k-th registered player.
@@ -70,7 +70,7 @@ def test_rehearsal_matches_the_simulator_for_the_same_seed():
 def test_rehearse_can_stop_mid_stage():
     summary = rehearse_json("--players", "24", "--seed", "3", "--stop-after-round", "4")
     assert summary["stages"]["qualifying"]["rounds"] == 4
-    stage = Stage.objects.get(tournament__slug=summary["tournament"])
+    stage = Stage.objects.get(tournament__slug=summary["tournament"], kind="qualifying")
     statuses = list(stage.rounds.order_by("number").values_list("status", flat=True))
     assert statuses[:4] == ["closed"] * 4 and statuses[4:] == ["pending"] * 14
     # Round 5 is seated and ready for the bell.

@@ -1,7 +1,9 @@
 """Each views module owns its routes; this file only lists the modules."""
 
+from scoring.views import cards as scoring_cards
 from scoring.views import public as scoring_public
 from scoring.views import results as scoring_results
+from scoring.views import standings as scoring_standings
 
 from .views import accounts, audit, checkin, home, people, players, presets, registration, stages
 from .views import tournaments as tournament_views
@@ -19,4 +21,6 @@ urlpatterns = [
     *stages.urlpatterns,
     *scoring_results.urlpatterns,
     *scoring_public.urlpatterns,
+    *scoring_cards.urlpatterns,
+    *scoring_standings.urlpatterns,
 ]

@@ -88,7 +88,7 @@ def load_stage(stage: Stage, *, pod: Pod | None = None) -> StageCards:
         credits_q = credits_q.filter(result__pod=pod)
     seats = list(seats_q)
     results = list(results_q)
-    credits = list(credits_q.select_related("result"))
+    credits = list(credits_q.select_related("result__round"))
     pod_of: dict[int, int] = {}
     for seat in sorted(seats, key=lambda s: s.round.number):
         if seat.player_id is not None:

@@ -25,6 +25,7 @@ from tournaments.services.rounds import current_round, progress
 from tournaments.services.seating import seating_by_pod
 
 from .results import partner_number, stages_newest_first
+from .standings import ranks, shared_standings
 
 MAX_MATCHES = 10
 MIN_QUERY = 2
@@ -203,16 +204,19 @@ class PodBoard:
 # board's CSS.
 CARD_W, CARD_H = 15.5, 18.6
 GRID_W, GRID_H = 16 * 0.97, 9 * 0.86
+# With published standings a column of LEADERS_VW (of the screen's width) shows the top ten
+# and the pods share what is left; `_board_live.html` uses the same numbers.
+LEADERS, LEADERS_VW, LEADERS_GAP_VW = 10, 26, 1
 
 
-def grid_shape(pods: int) -> tuple[int, int]:
+def grid_shape(pods: int, width: float = GRID_W) -> tuple[int, int]:
     """Columns and rows that give the biggest type on a 16:9 screen."""
     if pods <= 0:
         return 1, 1
     best = (0.0, 1, pods)
     for cols in range(1, pods + 1):
         rows = math.ceil(pods / cols)
-        size = min(GRID_W / cols / CARD_W, GRID_H / rows / CARD_H)
+        size = min(width / cols / CARD_W, GRID_H / rows / CARD_H)
         if size > best[0] + 1e-9:
             best = (size, cols, rows)
     return best[1], best[2]
@@ -255,13 +259,24 @@ class BoardView(TournamentPermissionMixin, View):
                     else:
                         label = f"Round {cur.number} seats"
                     pods.append(PodBoard(p.number, now.get(p.pod_id, []), label, False))
-        cols, rows = grid_shape(len(pods))
+        leaders = []
+        grid_vw = 97
+        if self.tournament.standings_public and state.stage is not None:
+            # Five queries whatever the number of players, at most once per 20 seconds.
+            top = shared_standings(state.stage)[:LEADERS]
+            rank_of = ranks(top)
+            leaders = [(rank_of[row.player.pk], row) for row in top]
+            grid_vw = 97 - LEADERS_VW - LEADERS_GAP_VW
+        cols, rows = grid_shape(len(pods), width=16 * grid_vw / 100)
         return {
             "tournament": self.tournament,
             "state": state,
             "pods": pods,
             "cols": cols,
             "rows": rows,
+            "leaders": leaders,
+            "grid_vw": grid_vw,
+            "leaders_vw": LEADERS_VW,
             "finder_url": self.request.build_absolute_uri(
                 reverse("seat-finder", args=[self.tournament.slug])
             ),

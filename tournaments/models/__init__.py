@@ -1,3 +1,4 @@
+from .advancement import FinalSeat, FinalTable, FinalThrow, Qualifier, RollOffRecord
 from .audit import AuditEntry
 from .players import Player
 from .presets import RulePreset
@@ -6,6 +7,11 @@ from .stages import Pod, RosterChange, Round, Seat, Stage
 from .tournament import Tournament
 
 __all__ = [
+    "FinalSeat",
+    "FinalTable",
+    "FinalThrow",
+    "Qualifier",
+    "RollOffRecord",
     "AuditEntry",
     "Player",
     "Pod",

@@ -27,6 +27,28 @@ class Tournament(models.Model):
     qualifying_sets = models.PositiveSmallIntegerField(
         default=3, validators=[MinValueValidator(1), MaxValueValidator(10)]
     )
+    wins_places = models.PositiveSmallIntegerField(
+        "advance for most wins, per pod",
+        default=1,
+        validators=[MinValueValidator(0), MaxValueValidator(4)],
+    )
+    buncos_places = models.PositiveSmallIntegerField(
+        "advance for most buncos, per pod",
+        default=1,
+        validators=[MinValueValidator(0), MaxValueValidator(4)],
+    )
+    top_both = models.CharField(
+        "when one player tops both lists",
+        max_length=20,
+        choices=[
+            ("next_in_line", "The buncos seat goes to the next in buncos"),
+            ("empty_seat", "They take one seat; the other stays empty"),
+        ],
+        default="next_in_line",
+    )
+    semi_final_sets = models.PositiveSmallIntegerField(
+        default=1, validators=[MinValueValidator(1), MaxValueValidator(3)]
+    )
     preset = models.ForeignKey("RulePreset", on_delete=models.PROTECT, related_name="tournaments")
     registration_open = models.BooleanField(default=False)
     check_in_open = models.BooleanField(default=False)

@@ -23,7 +23,9 @@ from scoring.services import cards as card_service
 from scoring.services.results import ResultEntry, Tally, current_result, record_result
 
 from ..models import (
+    FinalTable,
     Pod,
+    Qualifier,
     RosterChange,
     RulePreset,
     Seat,
@@ -33,7 +35,7 @@ from ..models import (
     UserProfile,
 )
 from ..seating import draw_pods
-from . import checkin, registration, rounds, stages
+from . import advancement, checkin, registration, rounds, stages
 from .seating import seating_by_pod
 
 FIRST = [
@@ -144,6 +146,26 @@ class Rehearsal:
             "pods": pods,
             "ghosts": ghosts,
             "stages": {kind: report.as_dict() for kind, report in self.stages.items()},
+            **self.finals(),
+        }
+
+    def finals(self) -> dict[str, Any]:
+        """Who advanced and why, the final table with each seat's reason, and the winner."""
+        names = dict(self.tournament.players.values_list("pk", "name"))
+        qualifiers = Qualifier.objects.filter(
+            from_stage__tournament=self.tournament, from_stage__kind=Stage.Kind.QUALIFYING
+        )
+        final = FinalTable.objects.filter(tournament=self.tournament).first()
+        return {
+            "semifinalists": [
+                {"player": names[q.player_id], "pod": q.group, "reason": q.category_label}
+                for q in qualifiers
+            ],
+            "finalists": [
+                {"seat": s.seat, "player": names[s.player_id], "reason": s.reason, "path": s.path}
+                for s in (final.seats.all() if final else [])
+            ],
+            "grand_prize_winner": names.get(final.winner_id) if final else None,
         }
 
 
@@ -264,6 +286,8 @@ def _tie_break_record(tie_break) -> dict:
 
 def purge_tournament(tournament: Tournament) -> None:
     """Deletes a rehearsal or demo event whole; results are protected from casual deletes."""
+    FinalTable.objects.filter(tournament=tournament).delete()
+    Qualifier.objects.filter(from_stage__tournament=tournament).delete()
     CardEntry.objects.filter(stage__tournament=tournament).update(supersedes=None)
     CardEntry.objects.filter(stage__tournament=tournament).delete()
     results = TableResult.objects.filter(pod__stage__tournament=tournament)
@@ -314,6 +338,71 @@ def verify_cards(stage: Stage, *, organiser, report: StageReport) -> None:
     )
 
 
+def staff_pods(stage: Stage, staff: list, organiser) -> None:
+    """Each pod has its own staff member and, where there is one, a second who checks the
+    cards: verification is a two-person job."""
+    for pod in stage.pods.order_by("number"):
+        first = (pod.number - 1) // PODS_PER_STAFF % len(staff)
+        team = {staff[first], staff[(first + 1) % len(staff)]}
+        stages.assign_staff(pod, sorted(team, key=lambda u: u.username), actor=organiser)
+
+
+def play_stage(
+    stage: Stage, seeds: dict[int, random.Random], *, organiser, last: int
+) -> StageReport:
+    report = StageReport()
+    for number in range(1, last + 1):
+        play_round(stage, number, organiser=organiser, seeds=seeds, report=report)
+    report.result_versions = TableResult.objects.filter(pod__stage=stage).count()
+    if last == stage.round_count:
+        verify_cards(stage, organiser=organiser, report=report)
+    return report
+
+
+def derived_seed(seed: int, *parts: object) -> int:
+    """A seed per draw or roll-off of the rehearsal, all from its one seed."""
+    return random.Random(":".join(map(str, (seed, *parts)))).getrandbits(62)
+
+
+def settle_roll_offs(stage: Stage, *, organiser, seed: int) -> int:
+    """Rolls every pending roll-off on screen, one category at a time, as staff would."""
+    rolled = 0
+    while pending := [(p, t) for p in advancement.plan_stage(stage) for t in p.pending]:
+        for plan, tie in pending:
+            advancement.record_roll_off(
+                stage,
+                plan.group,
+                tie.category_key,
+                actor=organiser,
+                seed=derived_seed(seed, stage.kind, plan.group, tie.category_key),
+            )
+            rolled += 1
+    return rolled
+
+
+def play_finals(tournament: Tournament, qualifying: Stage, *, organiser, staff, seed: int):
+    """Qualifiers, the semi-final (played and verified like the qualifying stage), the final."""
+    settle_roll_offs(qualifying, organiser=organiser, seed=seed)
+    advancement.save_qualifiers(qualifying, actor=organiser)
+    semi = advancement.draw_semi_final(
+        tournament, actor=organiser, seed=derived_seed(seed, "semi-draw")
+    )
+    staff_pods(semi, staff, organiser)
+    seeds = {
+        pod.number: random.Random(derived_seed(seed, "semi", pod.number)) for pod in semi.pods.all()
+    }
+    report = play_stage(semi, seeds, organiser=organiser, last=semi.round_count)
+    settle_roll_offs(semi, organiser=organiser, seed=seed)
+    final = advancement.seat_final(
+        tournament, actor=organiser, seed=derived_seed(seed, "final-seats")
+    )
+    advancement.roll_for_order(final, actor=organiser)
+    while final.winner_id is None:
+        advancement.throw(final, actor=organiser)
+        final.refresh_from_db()
+    return report
+
+
 @transaction.atomic
 def rehearse(
     *,
@@ -323,29 +412,23 @@ def rehearse(
     slug: str | None = None,
     stop_after_round: int | None = None,
 ) -> Rehearsal:
+    """Plays the event to `stop_after_round` of the qualifying stage, or to the grand prize."""
     slug = slug or f"rehearsal-{preset}-{seed}"
     for old in Tournament.objects.filter(slug=slug):
         purge_tournament(old)
     tournament, organiser = create_event(players=players, preset=preset, seed=seed, slug=slug)
     stage = stages.draw_qualifying(tournament, actor=organiser, seed=seed, spread_groups=False)
-    pods = list(stage.pods.order_by("number"))
-    n_staff = max(1, -(-len(pods) // PODS_PER_STAFF))
-    staff = _staff_accounts(tournament, n_staff)
-    for pod in pods:
-        # Each pod has its own staff member and, where there is one, a second who checks
-        # the cards: verification is a two-person job.
-        first = (pod.number - 1) // PODS_PER_STAFF
-        team = {staff[first], staff[(first + 1) % len(staff)]}
-        stages.assign_staff(pod, sorted(team, key=lambda u: u.username), actor=organiser)
+    staff = _staff_accounts(tournament, max(1, -(-stage.pods.count() // PODS_PER_STAFF)))
+    staff_pods(stage, staff, organiser)
     rehearsal = Rehearsal(tournament, players, seed)
-    report = rehearsal.stages.setdefault(Stage.Kind.QUALIFYING.value, StageReport())
     seeds = {number: random.Random(s) for number, s in enumerate(pod_seeds(players, seed), start=1)}
     last = (
         stage.round_count if stop_after_round is None else min(stop_after_round, stage.round_count)
     )
-    for number in range(1, last + 1):
-        play_round(stage, number, organiser=organiser, seeds=seeds, report=report)
-    report.result_versions = TableResult.objects.filter(pod__stage=stage).count()
-    if last == stage.round_count:
-        verify_cards(stage, organiser=organiser, report=report)
+    rehearsal.stages[stage.kind] = play_stage(stage, seeds, organiser=organiser, last=last)
+    # One pod sends only two players on: too few for a final table of four.
+    if last == stage.round_count and stage.pods.count() >= 2:
+        rehearsal.stages[Stage.Kind.SEMI_FINAL.value] = play_finals(
+            tournament, stage, organiser=organiser, staff=staff, seed=seed
+        )
     return rehearsal

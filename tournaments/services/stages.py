@@ -13,6 +13,8 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from scoring.rules import RuleSet
+
 from ..models import Player, Pod, RosterChange, Round, Seat, Stage, Tournament
 from ..seating import SeatingError, draw_pods
 from . import audit
@@ -83,8 +85,13 @@ def draw_stage(
     seed: int | None = None,
     pod_size: int = POD_SIZE,
     groups: dict[int, str] | None = None,
+    rules: RuleSet | None = None,
 ) -> Stage:
-    """Draws the pods of a stage from the given players and seats round 1."""
+    """Draws the pods of a stage from the given players and seats round 1.
+
+    `rules` defaults to the tournament's preset; later stages pass the qualifying stage's
+    copy so that a preset edited during the evening cannot change the semi-final.
+    """
     tournament = (
         Tournament.objects.select_for_update().select_related("preset").get(pk=tournament.pk)
     )
@@ -103,7 +110,7 @@ def draw_stage(
         pods, hostesses = draw_with(seed, draw_input)
     except SeatingError as exc:
         raise UserFacingError(str(exc)) from exc
-    rules = tournament.preset.to_ruleset()
+    rules = rules or tournament.preset.to_ruleset()
     stage = Stage.objects.create(
         tournament=tournament,
         kind=kind,

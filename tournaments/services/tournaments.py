@@ -43,6 +43,7 @@ def create_tournament(tournament: Tournament, *, actor) -> Tournament:
 SWITCHES = {
     "registration": ("registration_open", "Registration"),
     "check_in": ("check_in_open", "Check-in"),
+    "standings": ("standings_public", "Public standings"),
 }
 
 

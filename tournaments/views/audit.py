@@ -1,7 +1,22 @@
+from django.db.models import CharField, Q
+from django.db.models.functions import Cast
 from django.urls import path
 from django.views.generic import ListView
 
+from scoring.models import TableResult
+
 from ..permissions import TournamentPermissionMixin
+
+
+def about_pod(tournament, number: int) -> Q:
+    """Entries about pod `number`: results and cards carry `data["pod"]`. Table results logged
+    before they did are found through the result they point at."""
+    results = (
+        TableResult.objects.filter(pod__stage__tournament=tournament, pod__number=number)
+        .annotate(key=Cast("pk", CharField()))
+        .values("key")
+    )
+    return Q(data__pod=number) | Q(target_type="scoring.tableresult", target_id__in=results)
 
 
 class AuditLogView(TournamentPermissionMixin, ListView):
@@ -16,7 +31,14 @@ class AuditLogView(TournamentPermissionMixin, ListView):
             entries = entries.filter(actor__username__iexact=person)
         if action := self.request.GET.get("action", "").strip():
             entries = entries.filter(action__startswith=action)
+        if (pod := self.request.GET.get("pod", "").strip()).isdigit():
+            entries = entries.filter(about_pod(self.tournament, int(pod)))
         return entries
+
+    def get_context_data(self, **kwargs):
+        query = self.request.GET.copy()
+        query.pop("page", None)
+        return super().get_context_data(filters=query.urlencode(), **kwargs)
 
 
 urlpatterns = [

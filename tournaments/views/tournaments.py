@@ -50,6 +50,11 @@ class TournamentEditView(TournamentPermissionMixin, UpdateView):
         return response
 
 
+# How each switch's two states read: (on, off, verb to switch on, verb to switch off).
+SWITCH_WORDS = {"standings": ("published", "hidden", "Publish", "Hide")}
+DEFAULT_WORDS = ("open", "closed", "Open", "Close")
+
+
 class DashboardView(TournamentPermissionMixin, TemplateView):
     permission = "tournament.view"
     template_name = "tournaments/dashboard.html"
@@ -57,7 +62,8 @@ class DashboardView(TournamentPermissionMixin, TemplateView):
     def get_context_data(self, **kwargs):
         t = self.tournament
         switches = [
-            (key, getattr(t, field), label) for key, (field, label) in service.SWITCHES.items()
+            (key, getattr(t, field), label, SWITCH_WORDS.get(key, DEFAULT_WORDS))
+            for key, (field, label) in service.SWITCHES.items()
         ]
         return super().get_context_data(counts=service.counts(t), switches=switches, **kwargs)
 
@@ -76,7 +82,9 @@ class SwitchView(TournamentPermissionMixin, View):
             messages.error(request, exc.message)
         else:
             label = service.SWITCHES[switch][1]
-            messages.success(request, f"{label} is now {'open' if value else 'closed'}.")
+            on, off = SWITCH_WORDS.get(switch, DEFAULT_WORDS)[:2]
+            verb = "are" if label.endswith("s") else "is"
+            messages.success(request, f"{label} {verb} now {on if value else off}.")
         return redirect("tournament-dashboard", slug)
 
 

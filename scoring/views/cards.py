@@ -1,0 +1,594 @@
+"""Score card pages: a pod's cards for its staff, one card with its history and actions, and
+a player's own card looked up by registration code.
+
+Every page reads the cards through `scoring.services.cards.load_stage`, so "verified" means
+the same thing here as in the standings and the rehearsal; every change goes through
+`enter_card`, `confirm_card` or `resolve_card`, which check the pod assignment and refuse a
+self-confirmation whatever the page shows. Staff need `cards.verify` and, on top of it,
+`may_verify` for the pod (organisers: every pod), checked before GET and POST alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.views.generic import View
+
+from tournaments.models import Player, Pod, Seat, Stage
+from tournaments.permissions import PUBLIC, TournamentPermissionMixin, permissions_of
+from tournaments.services.errors import UserFacingError
+
+from ..cards import LABELS, TOTALS, Card, CardState, Status
+from ..forms_cards import CardForm, ConfirmForm, ResolveForm
+from ..models import CardEntry
+from ..services.cards import (
+    StageCards,
+    card_of,
+    confirm_card,
+    current_state,
+    enter_card,
+    load_stage,
+    may_verify,
+    resolve_card,
+    verify_pods,
+)
+from .results import pick_stage, stages_newest_first
+
+VERIFY = "cards.verify"
+
+STATUS_LABELS = {
+    Status.UNCHECKED: "not entered",
+    Status.DIFFERS: "differs",
+    Status.SECOND_ENTRY: "needs a second entry",
+    Status.TO_CONFIRM: "to confirm by someone else",
+    Status.VERIFIED: "verified",
+}
+STATUS_BADGES = {
+    Status.UNCHECKED: "text-bg-light border",
+    Status.DIFFERS: "text-bg-danger",
+    Status.SECOND_ENTRY: "text-bg-warning",
+    Status.TO_CONFIRM: "text-bg-info",
+    Status.VERIFIED: "text-bg-success",
+}
+TOTAL_LABELS = {**{name: label.capitalize() for name, label in LABELS.items()}, "minis": "Minis"}
+
+
+# --- the paper card layout (shared by every card page) ----------------------------------------
+
+
+@dataclass(frozen=True)
+class Box:
+    number: int
+    target: int
+    mark: str | None
+    differs: bool = False
+
+
+@dataclass(frozen=True)
+class SetRow:
+    number: int
+    boxes: list[Box]
+
+
+@dataclass(frozen=True)
+class Total:
+    name: str
+    label: str
+    value: int | None
+    differs: bool = False
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A card as the paper shows it: a row of W/L boxes per set, then the totals."""
+
+    sets: list[SetRow]
+    totals: list[Total]
+    has_rounds: bool
+    highlighted: bool  # verified: the highlighter went over it
+    present: bool = True  # False: nothing to show (no record and nothing entered, or hidden)
+    note: str = ""  # why nothing is shown
+
+
+def totals_shown(stage: Stage) -> list[str]:
+    return [n for n in TOTALS if n != "snake_eyes" or stage.rules.get("snake_eyes")]
+
+
+HIDDEN = (
+    "Entered once. The numbers stay hidden until a second person has entered the card "
+    "from the paper, so the second entry is a real check."
+)
+
+
+def card_layout(
+    stage: Stage,
+    card: Card | None,
+    *,
+    against: Card | None = None,
+    highlighted: bool = False,
+    hidden: bool = False,
+) -> Layout:
+    """`card`'s boxes; those that disagree with `against` (when given) are flagged."""
+    if hidden:
+        return Layout([], [], False, False, present=False, note=HIDDEN)
+    targets = stage.targets
+    marks = list(card.rounds) if card is not None and card.rounds else []
+    other = list(against.rounds) if against is not None and against.rounds else []
+    sets: list[SetRow] = []
+    for number in range(1, stage.round_count + 1):
+        if (number - 1) % len(targets) == 0:
+            sets.append(SetRow((number - 1) // len(targets) + 1, []))
+        mark = marks[number - 1] if number <= len(marks) else None
+        differs = bool(marks and other) and mark != other[number - 1]
+        sets[-1].boxes.append(Box(number, targets[(number - 1) % len(targets)], mark, differs))
+    totals = [
+        Total(
+            name,
+            TOTAL_LABELS[name],
+            getattr(card, name) if card is not None else None,
+            card is not None
+            and against is not None
+            and getattr(card, name) != getattr(against, name),
+        )
+        for name in totals_shown(stage)
+    ]
+    return Layout(sets, totals, bool(marks), highlighted, card is not None)
+
+
+def reference_of(cards: StageCards, player_id: int) -> Card | None:
+    """What the current entry is checked against: the table record, else the latest entry by
+    somebody else (a pod that played on paper only)."""
+    record = cards.records.get(player_id)
+    if record is not None:
+        return record
+    versions = cards.versions.get(player_id, [])
+    if not versions:
+        return None
+    current = versions[-1]
+    for entry in reversed(versions[:-1]):
+        if entry.entered_by_id != current.entered_by_id:
+            return card_of(entry)
+    return None
+
+
+def checker_of(versions: list[CardEntry], state: CardState) -> int | None:
+    """Who made the second check: the confirmer, or the other person who entered the same
+    card in a paper-only pod."""
+    if not versions:
+        return None
+    current = versions[-1]
+    if current.confirmed_by_id is not None:
+        return current.confirmed_by_id
+    if state.verified:
+        for entry in reversed(versions[:-1]):
+            if entry.entered_by_id != current.entered_by_id:
+                return entry.entered_by_id
+    return None
+
+
+def usernames(cards: StageCards) -> dict[int, str]:
+    """Everyone who entered or confirmed a version of these cards: one query."""
+    ids = {
+        pk
+        for entries in cards.versions.values()
+        for entry in entries
+        for pk in (entry.entered_by_id, entry.confirmed_by_id)
+        if pk is not None
+    }
+    if not ids:
+        return {}
+    users = get_user_model().objects.filter(pk__in=ids)
+    return {user.pk: user.get_username() for user in users}
+
+
+@dataclass
+class CardView:
+    player: Player
+    state: CardState
+    versions: list[CardEntry]
+    layout: Layout
+    entered_by: str
+    checked_by: str
+    hostess: bool = False
+    url: str = ""
+    mine: bool = False  # the person looking entered the current version
+    hidden: bool = False  # a paper-only card entered once, shown to its enterer only
+
+    @property
+    def status(self) -> str:
+        return self.state.status
+
+    @property
+    def label(self) -> str:
+        return STATUS_LABELS[self.state.status]
+
+    @property
+    def badge(self) -> str:
+        return STATUS_BADGES[self.state.status]
+
+    @property
+    def current(self) -> CardEntry | None:
+        return self.versions[-1] if self.versions else None
+
+
+def card_view(
+    cards: StageCards,
+    player_id: int,
+    names: dict[int, str],
+    *,
+    hostess_id=None,
+    url="",
+    user_id=None,
+) -> CardView:
+    state = cards.states[player_id]
+    versions = cards.versions.get(player_id, [])
+    shown, against = state.official, None
+    if state.status == Status.DIFFERS:
+        # What the paper says, its boxes that disagree outlined.
+        shown, against = card_of(versions[-1]), reference_of(cards, player_id)
+    checker = checker_of(versions, state)
+    mine = bool(versions) and versions[-1].entered_by_id == user_id
+    # Every version of such a card is by the same person (else it would be compared).
+    hidden = state.status == Status.SECOND_ENTRY and not mine
+    layout = card_layout(
+        cards.stage, shown, against=against, highlighted=state.verified, hidden=hidden
+    )
+    return CardView(
+        player=cards.players[player_id],
+        state=state,
+        versions=versions,
+        layout=layout,
+        entered_by=names.get(versions[-1].entered_by_id, "") if versions else "",
+        checked_by=names.get(checker, "") if checker else "",
+        hostess=player_id == hostess_id,
+        url=url,
+        mine=mine,
+        hidden=hidden,
+    )
+
+
+# --- staff: access to a pod's cards -----------------------------------------------------------
+
+
+def with_stage(url: str, stage_query: str, anchor: str = "") -> str:
+    return (f"{url}?{urlencode({'stage': stage_query})}" if stage_query else url) + anchor
+
+
+class CardPodAccessMixin:
+    """After the tournament permission check: the stage (`?stage=`), the pod, `may_verify`."""
+
+    def dispatch(self, request, *args, **kwargs):
+        stages = stages_newest_first(self.tournament)
+        self.stage = pick_stage(stages, request.GET.get("stage"))
+        if self.stage is None:
+            raise Http404("No pods have been drawn yet.")
+        self.stage_query = "" if self.stage is stages[0] else self.stage.kind
+        self.pod = get_object_or_404(
+            Pod.objects.select_related("hostess"), stage=self.stage, number=kwargs["number"]
+        )
+        self.pod.stage = self.stage
+        self.stage.tournament = self.tournament
+        if not may_verify(request.user, self.pod):
+            raise PermissionDenied(f"You are not assigned to {self.pod}.")
+        return super().dispatch(request, *args, **kwargs)
+
+    def pod_cards_url(self, anchor: str = "") -> str:
+        url = reverse("pod-cards", args=[self.tournament.slug, self.pod.number])
+        return with_stage(url, self.stage_query, anchor)
+
+    def card_url(self, player_id: int) -> str:
+        url = reverse("card-detail", args=[self.tournament.slug, self.pod.number, player_id])
+        return with_stage(url, self.stage_query)
+
+    def base_context(self) -> dict:
+        return {
+            "tournament": self.tournament,
+            "perms_here": permissions_of(self.request.user, self.tournament),
+            "stage": self.stage,
+            "pod": self.pod,
+            "stage_query": self.stage_query,
+            "snake_eyes": bool(self.stage.rules.get("snake_eyes")),
+        }
+
+
+# --- one pod's cards --------------------------------------------------------------------------
+
+
+class PodCardsView(TournamentPermissionMixin, CardPodAccessMixin, View):
+    """Every card of the pod like the paper, with its status and the pod checks.
+
+    A fixed number of queries whatever the size of the pod or the stage.
+    """
+
+    permission = VERIFY
+    http_method_names = ["get"]
+
+    def get(self, request, slug, number):
+        cards = load_stage(self.stage, pod=self.pod)
+        names = usernames(cards)
+        members = cards.in_pod(self.pod.number)
+        views = [
+            card_view(
+                cards,
+                pid,
+                names,
+                hostess_id=self.pod.hostess_id,
+                url=self.card_url(pid),
+                user_id=request.user.pk,
+            )
+            for pid in members
+        ]
+        check = verify_pods(cards, [self.pod])[0]
+        counts = {status: 0 for status in STATUS_LABELS}
+        for view in views:
+            counts[view.status] += 1
+        context = {
+            **self.base_context(),
+            "cards": views,
+            "check": check,
+            "counts": [(STATUS_LABELS[s], STATUS_BADGES[s], n) for s, n in counts.items() if n],
+            "paper_only": bool(members) and all(cards.records[p] is None for p in members),
+            "pod_url": with_stage(
+                reverse("pod-detail", args=[slug, self.pod.number]), self.stage_query
+            ),
+        }
+        return TemplateResponse(request, "scoring/cards/pod_cards.html", context)
+
+
+# --- one card ---------------------------------------------------------------------------------
+
+
+class CardDetailView(TournamentPermissionMixin, CardPodAccessMixin, View):
+    """The table record beside the current version, every version, and what can be done:
+    enter the paper card, confirm someone else's entry, or resolve a difference."""
+
+    permission = VERIFY
+    http_method_names = ["get", "post"]
+
+    def load(self, player_pk: int) -> None:
+        self.cards = load_stage(self.stage, pod=self.pod)
+        if player_pk not in self.cards.in_pod(self.pod.number):
+            raise Http404("This player has no card in this pod.")
+        self.player = self.cards.players[player_pk]
+        self.names = usernames(self.cards)
+        self.view = card_view(
+            self.cards,
+            player_pk,
+            self.names,
+            hostess_id=self.pod.hostess_id,
+            user_id=self.request.user.pk,
+        )
+
+    @property
+    def version(self) -> int:
+        current = self.view.current
+        return current.version if current else 0
+
+    def card_form(self, data=None) -> CardForm:
+        return CardForm(data, stage=self.stage, initial={"base_version": self.version})
+
+    def render(self, *, card_form=None, resolve_form=None, confirm_error="", resolve_error=""):
+        view, stage = self.view, self.stage
+        current = view.current
+        record = self.cards.records[self.player.pk]
+        status = view.status
+        mine = view.mine
+        against = reference_of(self.cards, self.player.pk) if status == Status.DIFFERS else None
+        history = [
+            {
+                "entry": entry,
+                "layout": card_layout(stage, card_of(entry), hidden=view.hidden),
+                "entered_by": self.names.get(entry.entered_by_id, ""),
+                "confirmed_by": self.names.get(entry.confirmed_by_id, ""),
+            }
+            for entry in reversed(view.versions)
+        ]
+        if card_form is None:
+            card_form = self.card_form()
+        if resolve_form is None:
+            resolve_form = ResolveForm(initial={"version": self.version})
+        context = {
+            **self.base_context(),
+            "card": view,
+            "player": self.player,
+            "record": record,
+            "record_layout": card_layout(stage, record) if record is not None else None,
+            "current_layout": (
+                card_layout(stage, card_of(current), against=against, hidden=view.hidden)
+                if current is not None
+                else None
+            ),
+            # Type from the paper first; the numbers to compare with come after the form.
+            "form_first": status == Status.UNCHECKED
+            or (status == Status.SECOND_ENTRY and not mine),
+            "history": history,
+            "mine": mine,
+            "can_confirm": status == Status.TO_CONFIRM
+            and not mine
+            and current.confirmed_by_id is None,
+            "can_resolve": status == Status.DIFFERS,
+            "enter_open": card_form.is_bound
+            or status == Status.UNCHECKED
+            or (status == Status.SECOND_ENTRY and not mine),
+            "card_form": card_form,
+            "resolve_form": resolve_form,
+            "confirm_error": confirm_error,
+            "resolve_error": resolve_error,
+            "back_url": self.pod_cards_url(f"#card-{self.player.pk}"),
+            "action_url": self.request.get_full_path(),
+        }
+        return TemplateResponse(self.request, "scoring/cards/card_detail.html", context)
+
+    def get(self, request, slug, number, player_pk):
+        self.load(player_pk)
+        return self.render()
+
+    def post(self, request, slug, number, player_pk):
+        self.load(player_pk)
+        action = request.POST.get("action")
+        if action == "enter":
+            return self.enter()
+        if action == "confirm":
+            return self.confirm()
+        if action == "resolve":
+            return self.resolve()
+        return HttpResponseBadRequest("Unknown action.")
+
+    def done(self, message: str, *, to_card: bool = False):
+        messages.success(self.request, message)
+        if to_card:
+            return redirect(self.card_url(self.player.pk))
+        return redirect(self.pod_cards_url(f"#card-{self.player.pk}"))
+
+    def enter(self):
+        form = self.card_form(self.request.POST)
+        if not form.is_valid():
+            return self.render(card_form=form)
+        try:
+            entry = enter_card(
+                self.stage,
+                self.player,
+                form.card(),
+                actor=self.request.user,
+                base_version=form.cleaned_data["base_version"],
+            )
+        except UserFacingError as exc:
+            # Shown with what was typed; the form now builds on the version shown above it, so
+            # saving again after reading it is a deliberate new version.
+            self.load(self.player.pk)
+            data = self.request.POST.copy()
+            data["base_version"] = str(self.version)
+            fresh = self.card_form(data)
+            fresh.is_valid()
+            fresh.add_error(exc.field if exc.field in fresh.fields else None, exc.message)
+            return self.render(card_form=fresh)
+        state = current_state(self.stage, self.player)
+        text = f"{self.player.name}'s card saved (version {entry.version}): "
+        text += STATUS_LABELS[state.status] + "."
+        if state.status == Status.DIFFERS:
+            return self.done(text + " Check the differences below.", to_card=True)
+        return self.done(text)
+
+    def confirm(self):
+        form = ConfirmForm(self.request.POST)
+        if not form.is_valid():
+            return self.render(confirm_error="This page is out of date: reload it.")
+        try:
+            entry = confirm_card(
+                self.stage,
+                self.player,
+                actor=self.request.user,
+                version=form.cleaned_data["version"],
+            )
+        except UserFacingError as exc:
+            self.load(self.player.pk)
+            return self.render(confirm_error=exc.message)
+        return self.done(f"{self.player.name}'s card confirmed (version {entry.version}).")
+
+    def resolve(self):
+        form = ResolveForm(self.request.POST)
+        if not form.is_valid():
+            return self.render(resolve_form=form)
+        try:
+            entry = resolve_card(
+                self.stage,
+                self.player,
+                choice=form.cleaned_data["choice"],
+                reason=form.cleaned_data["reason"],
+                actor=self.request.user,
+                version=form.cleaned_data["version"],
+            )
+        except UserFacingError as exc:
+            self.load(self.player.pk)
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            return self.render(resolve_form=form)
+        return self.done(
+            f"{self.player.name}'s card resolved (version {entry.version}): someone other "
+            "than you must now confirm it."
+        )
+
+
+# --- a player's own card ----------------------------------------------------------------------
+
+
+def normalise_code(value: str) -> str:
+    return "".join(value.split()).upper()[:20]
+
+
+@dataclass
+class StageCard:
+    stage: Stage
+    pod: int
+    state: CardState
+    layout: Layout
+
+    @property
+    def verified(self) -> bool:
+        return self.state.verified
+
+
+class MyCardView(TournamentPermissionMixin, View):
+    """A player types their registration code and sees their card in each stage.
+
+    Shows the name and the card only: never an e-mail or a phone. A fixed number of queries
+    (one stage's pod at a time, and there are at most three stages).
+    """
+
+    permission = PUBLIC
+    http_method_names = ["get"]
+
+    def get(self, request, slug):
+        code = normalise_code(request.GET.get("code", ""))
+        context = {"tournament": self.tournament, "code": code, "player": None, "stages": []}
+        if code:
+            player = (
+                Player.objects.filter(tournament=self.tournament, code=code)
+                .only("pk", "name", "code", "tournament_id")
+                .first()
+            )
+            context["player"] = player
+            if player is not None:
+                context["stages"] = self.stage_cards(player)
+        return TemplateResponse(request, "scoring/cards/my_card.html", context)
+
+    def stage_cards(self, player: Player) -> list[StageCard]:
+        last_seat: dict[int, Seat] = {}
+        seats = (
+            Seat.objects.filter(player=player, round__stage__tournament=self.tournament)
+            .select_related("pod", "round__stage")
+            .order_by("round__number")
+        )
+        for seat in seats:
+            last_seat[seat.round.stage_id] = seat
+        found = []
+        for seat in sorted(last_seat.values(), key=lambda s: s.round.stage.drawn_at):
+            stage = seat.round.stage
+            cards = load_stage(stage, pod=seat.pod)
+            if player.pk not in cards.states:
+                continue
+            state = cards.states[player.pk]
+            found.append(
+                StageCard(
+                    stage,
+                    seat.pod.number,
+                    state,
+                    card_layout(stage, state.official, highlighted=state.verified),
+                )
+            )
+        return found
+
+
+P = "t/<slug:slug>/pods/<int:number>/cards/"
+urlpatterns = [
+    path(P, PodCardsView.as_view(), name="pod-cards"),
+    path(f"{P}<int:player_pk>/", CardDetailView.as_view(), name="card-detail"),
+    path("t/<slug:slug>/card/", MyCardView.as_view(), name="my-card"),
+]

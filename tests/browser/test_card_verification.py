@@ -1,0 +1,127 @@
+"""In Chromium: one staff member enters a paper card on a phone, a second confirms it, and the
+pod is verified; the standings page sorts by a column on a laptop."""
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import CardEntry
+from scoring.services import cards as card_service
+from tests.factories import PASSWORD, UserFactory, grant
+from tournaments.models import Stage
+from tournaments.services.rehearsal import rehearse
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SCREENSHOTS = "/tmp/card-verification-{}.png"
+
+
+def staff_of(tournament, name, pod):
+    user = UserFactory(username=name)
+    grant(tournament, user, "staff")
+    pod.staff.add(user)
+    return user
+
+
+def log_in(page, user, next_url):
+    page.goto(f"{reverse('login')}?next={next_url}")
+    page.locator("#id_username").fill(user.username)
+    page.locator("#id_password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").tap()
+    # By path: the login page's own URL ends with "?next=<next_url>".
+    page.wait_for_url(lambda url: urlsplit(url).path == next_url)
+
+
+def log_out(page):
+    page.locator(".navbar-toggler").tap()
+    page.locator(".navbar .dropdown-toggle").tap()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Log out").tap()
+    page.wait_for_url(f"**{reverse('home')}")
+
+
+def test_two_staff_verify_the_last_card_and_the_pod_is_verified(phone_page):
+    from playwright.sync_api import expect
+
+    page = phone_page
+    r = rehearse(players=12, preset="classic", seed=5, stop_after_round=6)
+    tournament = r.tournament
+    stage = Stage.objects.get(tournament=tournament, kind="qualifying")
+    pod = stage.pods.get()
+    anna, bert = staff_of(tournament, "anna", pod), staff_of(tournament, "bert", pod)
+
+    # Every card but one is already entered by Anna and confirmed by Bert.
+    cards = card_service.load_stage(stage)
+    *done, last_id = cards.in_pod(1)
+    for pid in done:
+        player = cards.players[pid]
+        card_service.enter_card(stage, player, cards.records[pid], actor=anna, base_version=0)
+        card_service.confirm_card(stage, player, actor=bert, version=1)
+    last, record = cards.players[last_id], cards.records[last_id]
+
+    pod_cards = reverse("pod-cards", args=[tournament.slug, 1])
+    log_in(page, anna, pod_cards)
+    expect(page.locator("#pod-checks")).to_contain_text("All checks pass")
+    expect(page.locator("#pod-verified")).to_have_count(0)
+    page.screenshot(path=SCREENSHOTS.format("pod-before"), full_page=True)
+
+    card = page.locator(f"#card-{last.pk}")
+    expect(card).to_contain_text("not entered")
+    card.get_by_role("link", name="Enter paper card").tap()
+    expect(page.locator("#card-form")).to_be_visible()
+    # What the paper says, typed in: a W or L per round played, blanks left alone.
+    for number, mark in enumerate(record.rounds, start=1):
+        if mark:
+            page.locator(f"label[for=r{number}-{mark}]").tap()
+    page.locator("#id_buncos").fill(str(record.buncos))
+    page.locator("#id_minis").fill(str(record.minis))
+    page.screenshot(path=SCREENSHOTS.format("form"), full_page=True)
+    page.locator("#save-card").tap()
+    page.wait_for_url(re.compile(re.escape(pod_cards) + r"#card-\d+$"))
+    expect(page.get_by_role("alert").filter(has_text="to confirm by someone else")).to_be_visible()
+    expect(card).to_contain_text("someone else must confirm it")
+    expect(card.get_by_role("link", name="Waiting for someone else · open")).to_be_visible()
+    entry = CardEntry.objects.get(player=last)
+    assert entry.entered_by == anna and entry.confirmed_by is None
+    assert tuple(entry.rounds) == record.rounds and entry.buncos == record.buncos
+
+    log_out(page)
+    log_in(page, bert, pod_cards)
+    card = page.locator(f"#card-{last.pk}")
+    card.get_by_role("link", name="Check & confirm").tap()
+    expect(page.locator("#confirm")).to_contain_text("entered by anna")
+    page.screenshot(path=SCREENSHOTS.format("confirm"), full_page=True)
+    page.locator("#confirm-button").tap()
+    page.wait_for_url(re.compile(re.escape(pod_cards) + r"#card-\d+$"))
+    expect(page.locator("#pod-verified")).to_contain_text("Pod verified")
+    expect(card).to_contain_text("confirmed by bert")
+    page.screenshot(path=SCREENSHOTS.format("pod-verified"), full_page=True)
+    entry.refresh_from_db()
+    assert entry.confirmed_by == bert
+
+
+def test_standings_on_a_laptop_sort_by_a_column(page):
+    from playwright.sync_api import expect
+
+    r = rehearse(players=36, preset="mingle", seed=3)
+    tournament = r.tournament
+    tournament.standings_public = True
+    tournament.save()
+    page.goto(reverse("standings", args=[tournament.slug]) + "?stage=qualifying")
+    expect(page.locator("#standings tbody tr")).to_have_count(36)
+    page.screenshot(path=SCREENSHOTS.format("standings"), full_page=True)
+    page.locator("#standings thead").get_by_role("link", name="Buncos").click()
+    page.wait_for_url("**sort=buncos")
+    buncos = [int(t) for t in page.locator("#standings tbody tr td:nth-child(6)").all_inner_texts()]
+    assert buncos == sorted(buncos, reverse=True)
+    page.locator("#pod-select").select_option("2")
+    page.wait_for_url(re.compile(r"pod=2"))
+    expect(page.locator("#standings tbody tr")).to_have_count(12)
+    page.goto(reverse("board", args=[tournament.slug]))
+    # The board follows the latest stage: the rehearsal played on to the semi-final, whose
+    # six players (two from each of the three pods) are its standings.
+    expect(page.locator("#leaders .leader:not(.head)")).to_have_count(6)
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.screenshot(path=SCREENSHOTS.format("board"))

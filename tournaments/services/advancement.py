@@ -1,0 +1,413 @@
+"""From verified cards to the semi-final and the final table, in the engine's named steps.
+
+The cut itself is `scoring.rules.advancement` (standings, eligibility, cut with ties,
+roll-offs); this module feeds it the verified cards of each pod, stores every roll-off's dice
+(entered from the table or rolled here from a stored seed), saves the qualifiers, draws the
+semi-final like any stage, seats the final table from the semi-final's cards with stored
+seeds, and records the grand prize throws one by one.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.rules import RuleError, roll_off
+from scoring.rules.advancement import (
+    AdvancementRules,
+    Category,
+    GroupAdvancement,
+    Standing,
+    Tie,
+    advance_group,
+    final_seats,
+    pending_roll_offs,
+    settle,
+)
+from scoring.services.cards import StageCards, load_stage, verify_pods
+
+from ..models import (
+    FinalSeat,
+    FinalTable,
+    FinalThrow,
+    Player,
+    Qualifier,
+    RollOffRecord,
+    RosterChange,
+    Stage,
+    Tournament,
+)
+from . import audit
+from .errors import UserFacingError
+from .stages import draw_stage, new_seed
+
+SEMI_GROUP = "semi-final"
+
+
+def advancement_rules(tournament: Tournament, *, semi: bool = False) -> AdvancementRules:
+    """The organiser's cut: places per pod from the tournament; one of each at the semi."""
+    wins, buncos = (1, 1) if semi else (tournament.wins_places, tournament.buncos_places)
+    categories = [
+        Category(key, label, places)
+        for key, label, places in (("wins", "Most wins", wins), ("buncos", "Most buncos", buncos))
+        if places
+    ]
+    if not categories:
+        raise UserFacingError("Nobody advances: set at least one place for wins or buncos.")
+    return AdvancementRules(categories=tuple(categories), top_both=tournament.top_both)
+
+
+def standings_of(cards: StageCards, players: list[int]) -> list[Standing]:
+    """Verified cards make a player eligible; anything else is the reason they are not."""
+    rows = []
+    for player in players:
+        state = cards.states[player]
+        card = state.official
+        eligible = state.verified and cards.players[player].status == Player.Status.REGISTERED
+        reason = "" if eligible else ("Withdrawn" if state.verified else "Card not verified")
+        rows.append(
+            Standing(
+                player,
+                wins=card.wins if card else 0,
+                losses=card.losses if card else 0,
+                buncos=card.buncos if card else 0,
+                minis=card.minis if card else 0,
+                eligible=eligible,
+                reason=reason,
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class GroupPlan:
+    """Where one group's cut stands: blocked, waiting for a roll-off, or decided."""
+
+    group: str
+    label: str
+    blocked: str = ""
+    pending: tuple[Tie, ...] = ()
+    result: GroupAdvancement | None = None
+    roll_offs: tuple[RollOffRecord, ...] = ()
+
+
+def _entered(stage: Stage) -> dict[str, dict[str, RollOffRecord]]:
+    entered: dict[str, dict[str, RollOffRecord]] = {}
+    for record in stage.roll_offs.all():
+        entered.setdefault(record.group, {})[record.category_key] = record
+    return entered
+
+
+def _decide(group: str, label: str, standings, rules, records: dict[str, RollOffRecord]):
+    dice = {key: list(r.faces) for key, r in records.items()}
+    try:
+        pending = pending_roll_offs(group, standings, rules, dice)
+        result = None if pending else advance_group(group, standings, rules, dice)
+    except RuleError as exc:
+        return GroupPlan(group, label, blocked=str(exc), roll_offs=tuple(records.values()))
+    return GroupPlan(
+        group, label, pending=pending, result=result, roll_offs=tuple(records.values())
+    )
+
+
+def plan_stage(stage: Stage) -> list[GroupPlan]:
+    """Each pod's cut, from the verified cards; an unverified pod is blocked with the reason."""
+    cards = load_stage(stage)
+    pods = list(stage.pods.order_by("number"))
+    entered = _entered(stage)
+    rules = advancement_rules(stage.tournament, semi=stage.kind == Stage.Kind.SEMI_FINAL)
+    if stage.kind == Stage.Kind.SEMI_FINAL:
+        return [_plan_semi(stage, cards, pods, rules, entered)]
+    plans = []
+    for check in verify_pods(cards, pods):
+        group, label = str(check.pod.number), f"Pod {check.pod.number}"
+        if not check.verified_pod:
+            why = f"{check.verified} of {check.cards} cards verified"
+            if check.problems:
+                why += f"; {len(check.problems)} check{'s' if len(check.problems) > 1 else ''} fail"
+            plans.append(GroupPlan(group, label, blocked=f"Not verified: {why}."))
+            continue
+        standings = standings_of(cards, cards.in_pod(check.pod.number))
+        plans.append(_decide(group, label, standings, rules, entered.get(group, {})))
+    return plans
+
+
+def _plan_semi(stage, cards, pods, rules, entered) -> GroupPlan:
+    """The semi-final is cut as one group: its leaders take the first final seats."""
+    unverified = [c.pod.number for c in verify_pods(cards, pods) if not c.verified_pod]
+    if unverified:
+        listed = ", ".join(map(str, unverified))
+        return GroupPlan(SEMI_GROUP, "Semi-final", blocked=f"Pods {listed} are not verified.")
+    standings = standings_of(cards, sorted(cards.pod_of))
+    return _decide(SEMI_GROUP, "Semi-final", standings, rules, entered.get(SEMI_GROUP, {}))
+
+
+def _flatten(roll) -> tuple[list[int], list[dict[str, int]]]:
+    faces, rounds = [], []
+    for throw in roll.rounds:
+        faces += list(throw.values())
+        rounds.append({str(player): face for player, face in throw.items()})
+    return faces, rounds
+
+
+@transaction.atomic
+def record_roll_off(
+    stage: Stage,
+    group: str,
+    category_key: str,
+    *,
+    actor,
+    faces: list[int] | None = None,
+    seed: int | None = None,
+) -> RollOffRecord:
+    """Stores a pending roll-off: the faces staff typed in, or the site's throw from a seed."""
+    Stage.objects.select_for_update().get(pk=stage.pk)
+    plan = next((p for p in plan_stage(stage) if p.group == group), None)
+    tie = next((t for t in (plan.pending if plan else ()) if t.category_key == category_key), None)
+    if tie is None:
+        raise UserFacingError("That roll-off is not needed (or is already recorded).")
+    if faces is None:
+        seed = new_seed() if seed is None else seed
+        settled = settle(tie, random.Random(seed))
+        source = RollOffRecord.Source.SITE
+    else:
+        try:
+            settled = settle(tie, faces)
+        except RuleError as exc:
+            raise UserFacingError(str(exc)) from exc
+        source, seed = RollOffRecord.Source.ENTERED, None
+    thrown, rounds = _flatten(settled.roll_off)
+    record = RollOffRecord.objects.create(
+        stage=stage,
+        group=group,
+        category_key=category_key,
+        category_label=tie.category_label,
+        players=list(tie.players),
+        faces=thrown,
+        winners=list(settled.winners),
+        rounds=rounds,
+        source=source,
+        seed=seed,
+        recorded_by=actor,
+    )
+    names = dict(Player.objects.filter(pk__in=tie.players).values_list("pk", "name"))
+    audit.record(
+        "advancement.roll_off",
+        f"{plan.label}, {tie.category_label}: roll-off between "
+        f"{', '.join(names[p] for p in tie.players)} won by "
+        f"{', '.join(names[p] for p in settled.winners)} ({record.get_source_display().lower()})",
+        actor=actor,
+        tournament=stage.tournament,
+        target=record,
+        data={"faces": thrown, "seed": seed, "group": group},
+    )
+    return record
+
+
+@transaction.atomic
+def save_qualifiers(stage: Stage, *, actor) -> list[Qualifier]:
+    """Saves every pod's qualifiers once all pods are verified and every roll-off is in."""
+    stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
+    if stage.qualifiers.exists():
+        raise UserFacingError("The qualifiers of this stage are already saved.")
+    if stage.status != Stage.Status.FINISHED:
+        raise UserFacingError("Every round of the stage must be closed first.")
+    plans = plan_stage(stage)
+    waiting = [p for p in plans if p.result is None]
+    if waiting:
+        first = waiting[0]
+        why = first.blocked or f"{first.pending[0].category_label} needs a roll-off"
+        raise UserFacingError(f"{len(waiting)} group(s) are not ready. {first.label}: {why}")
+    rows = [
+        Qualifier(
+            from_stage=stage,
+            player_id=q.player,
+            group=plan.label,
+            category_key=q.category_key,
+            category_label=q.category_label,
+            place=q.place,
+            value=q.value,
+            via_roll_off=q.via_roll_off,
+            saved_by=actor,
+        )
+        for plan in plans
+        for q in plan.result.qualifiers
+    ]
+    Qualifier.objects.bulk_create(rows)
+    audit.record(
+        "advancement.saved",
+        f"{len(rows)} players advance from the {stage.get_kind_display().lower()}",
+        actor=actor,
+        tournament=stage.tournament,
+        target=stage,
+    )
+    return rows
+
+
+def draw_semi_final(tournament: Tournament, *, actor, seed: int | None = None) -> Stage:
+    qualifying = tournament.stages.filter(kind=Stage.Kind.QUALIFYING).first()
+    if qualifying is None or not qualifying.qualifiers.exists():
+        raise UserFacingError("Save the qualifiers of the qualifying stage first.")
+    players = list(qualifying.qualifiers.values_list("player_id", flat=True))
+    return draw_stage(
+        tournament,
+        players,
+        kind=Stage.Kind.SEMI_FINAL,
+        sets=tournament.semi_final_sets,
+        actor=actor,
+        seed=seed,
+        rules=qualifying.ruleset(),
+    )
+
+
+def present_participants(tournament: Tournament) -> list[int]:
+    """Everyone checked in and still registered, less those who left and did not return."""
+    left = set(
+        RosterChange.objects.filter(
+            pod__stage__tournament=tournament, kind=RosterChange.Kind.LEAVE
+        ).values_list("player_id", flat=True)
+    )
+    back = set(
+        RosterChange.objects.filter(
+            pod__stage__tournament=tournament, kind=RosterChange.Kind.JOIN
+        ).values_list("player_id", flat=True)
+    )
+    present = tournament.players.filter(
+        status=Player.Status.REGISTERED, checked_in_at__isnull=False
+    ).values_list("pk", flat=True)
+    return sorted(set(present) - (left - back))
+
+
+def path_of(tournament: Tournament, player: int) -> str:
+    """How a finalist got to the semi-final, for the board: "Most wins, pod 3"."""
+    q = Qualifier.objects.filter(
+        from_stage__tournament=tournament, from_stage__kind=Stage.Kind.QUALIFYING, player=player
+    ).first()
+    return f"{q.category_label}, {q.group.lower()}" if q else ""
+
+
+@transaction.atomic
+def seat_final(tournament: Tournament, *, actor, seed: int | None = None) -> FinalTable:
+    """The four final seats: semi-final most wins and most buncos, a draw, a wild card."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if FinalTable.objects.filter(tournament=tournament).exists():
+        raise UserFacingError("The final table is already seated.")
+    semi = tournament.stages.filter(kind=Stage.Kind.SEMI_FINAL).first()
+    if semi is None or semi.status != Stage.Status.FINISHED:
+        raise UserFacingError("The semi-final must be played to the end first.")
+    (plan,) = plan_stage(semi)
+    if plan.result is None:
+        raise UserFacingError(
+            plan.blocked or f"{plan.pending[0].category_label} needs a roll-off first."
+        )
+    seed = new_seed() if seed is None else seed
+    cards = load_stage(semi)
+    standings = standings_of(cards, sorted(cards.pod_of))
+    dice = {r.category_key: list(r.faces) for r in plan.roll_offs}
+    try:
+        table = final_seats(
+            standings,
+            advancement_rules(tournament, semi=True),
+            present_participants(tournament),
+            random.Random(seed),
+            semi_group_id=SEMI_GROUP,
+            dice=dice,
+        )
+    except RuleError as exc:
+        raise UserFacingError(str(exc)) from exc
+    final = FinalTable.objects.create(
+        tournament=tournament, semi_stage=semi, seed=seed, seated_by=actor
+    )
+    FinalSeat.objects.bulk_create(
+        FinalSeat(
+            final=final,
+            seat=s.seat,
+            player_id=s.player,
+            reason=s.reason,
+            path=path_of(tournament, s.player),
+            pool=list(s.pool),
+        )
+        for s in table.seats
+    )
+    audit.record(
+        "final.seated",
+        f"Final table seated (seed {seed})",
+        actor=actor,
+        tournament=tournament,
+        target=final,
+        data={"seed": seed, "players": table.players},
+    )
+    return final
+
+
+@transaction.atomic
+def roll_for_order(final: FinalTable, *, actor, faces: list[int] | None = None) -> FinalTable:
+    """Lowest die throws first; ties re-throw. Staff type the faces or the site rolls."""
+    final = FinalTable.objects.select_for_update().get(pk=final.pk)
+    if final.order:
+        raise UserFacingError("The order of play is already decided.")
+    players = list(final.seats.order_by("seat").values_list("player_id", flat=True))
+    if faces is None:
+        final.dice_seed = new_seed()
+        source = random.Random(f"{final.dice_seed}:order").randint
+        dice = lambda: source(1, 6)  # noqa: E731
+    else:
+        it = iter(faces)
+        dice = it.__next__
+    try:
+        result = roll_off(players, dice, high_wins=False)
+    except (RuleError, StopIteration) as exc:
+        raise UserFacingError("Not enough dice for the order roll-off; enter every die.") from exc
+    thrown = [face for throw in result.rounds for face in throw.values()]
+    if faces is not None and len(thrown) != len(faces):
+        raise UserFacingError(f"The order was decided after {len(thrown)} dice; check the entry.")
+    final.order_faces, final.order = thrown, list(result.order)
+    final.save(update_fields=["order_faces", "order", "dice_seed"])
+    audit.record(
+        "final.order",
+        "Order of play rolled",
+        actor=actor,
+        tournament=final.tournament,
+        target=final,
+        data={"faces": thrown},
+    )
+    return final
+
+
+@transaction.atomic
+def throw(final: FinalTable, *, actor, dice: tuple[int, int, int] | None = None) -> FinalThrow:
+    """The next finalist's throw of three dice; three of a kind wins the grand prize."""
+    final = FinalTable.objects.select_for_update().get(pk=final.pk)
+    if not final.order:
+        raise UserFacingError("Roll for the order of play first.")
+    if final.winner_id is not None:
+        raise UserFacingError("The grand prize is already won.")
+    number = final.throws.count() + 1
+    player = final.order[(number - 1) % len(final.order)]
+    if dice is None:
+        if final.dice_seed is None:
+            final.dice_seed = new_seed()
+            final.save(update_fields=["dice_seed"])
+        rng = random.Random(f"{final.dice_seed}:{number}")
+        dice = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
+    if len(dice) != 3 or any(not isinstance(d, int) or not 1 <= d <= 6 for d in dice):
+        raise UserFacingError("Enter three dice, each 1 to 6.")
+    made = FinalThrow.objects.create(
+        final=final, number=number, player_id=player, dice=list(dice), entered_by=actor
+    )
+    if dice[0] == dice[1] == dice[2]:
+        final.winner_id = player
+        final.finished_at = timezone.now()
+        final.save(update_fields=["winner", "finished_at"])
+        audit.record(
+            "final.won",
+            f"Grand prize won with {dice}",
+            actor=actor,
+            tournament=final.tournament,
+            target=final,
+            data={"player": player},
+        )
+    return made
