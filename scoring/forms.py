@@ -15,14 +15,20 @@ SEATS = (1, 2, 3, 4)
 PAIR_CHOICES = [(0, "Seats 1 & 3"), (1, "Seats 2 & 4")]
 
 
-def _count_field(label: str) -> forms.IntegerField:
+def count_field(label: str, maximum: int = MAX_COUNT) -> forms.IntegerField:
+    """A small count box that opens the number pad on a phone."""
     return forms.IntegerField(
         label=label,
         required=False,
         min_value=0,
-        max_value=MAX_COUNT,
+        max_value=maximum,
         widget=forms.NumberInput(
-            attrs={"inputmode": "numeric", "pattern": "[0-9]*", "class": "form-control count"}
+            attrs={
+                "inputmode": "numeric",
+                "pattern": "[0-9]*",
+                "class": "form-control count",
+                "autocomplete": "off",
+            }
         ),
     )
 
@@ -83,7 +89,7 @@ class ResultForm(forms.Form):
         labels = {"buncos": "Buncos", "minis": "Minis", "snake_eyes": "Snake eyes"}
         for seat in SEATS:
             for kind in self.kinds:
-                self.fields[f"{kind}_{seat}"] = _count_field(labels[kind])
+                self.fields[f"{kind}_{seat}"] = count_field(labels[kind])
 
     def clean_tie_note(self):
         return " ".join(self.cleaned_data["tie_note"].split())

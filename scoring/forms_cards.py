@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django import forms
 
 from .cards import Card
+from .forms import count_field
 from .services.cards import MAX_COUNT, RESOLVE_CHOICES
 
 MARKS = [("W", "W"), ("L", "L"), ("", "–")]
@@ -25,23 +26,6 @@ COUNT_LABELS = {
     "minis": "Minis",
     "snake_eyes": "Snake eyes",
 }
-
-
-def _count_field(label: str) -> forms.IntegerField:
-    return forms.IntegerField(
-        label=label,
-        required=False,
-        min_value=0,
-        max_value=MAX_COUNT,
-        widget=forms.NumberInput(
-            attrs={
-                "inputmode": "numeric",
-                "pattern": "[0-9]*",
-                "class": "form-control count",
-                "autocomplete": "off",
-            }
-        ),
-    )
 
 
 @dataclass(frozen=True)
@@ -84,7 +68,7 @@ class CardForm(forms.Form):
             ["snake_eyes"] if self.snake_eyes else []
         )
         for name in self.counts:
-            self.fields[name] = _count_field(COUNT_LABELS[name])
+            self.fields[name] = count_field(COUNT_LABELS[name], MAX_COUNT)
 
     # --- for the template ---------------------------------------------------------------------
 

@@ -15,14 +15,13 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseBadRequest
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.views.generic import View
 
-from tournaments.models import Player, Pod, Seat, Stage
+from tournaments.models import Player, Seat, Stage
 from tournaments.permissions import PUBLIC, TournamentPermissionMixin, permissions_of
 from tournaments.services.errors import UserFacingError
 
@@ -40,7 +39,7 @@ from ..services.cards import (
     resolve_card,
     verify_pods,
 )
-from .results import pick_stage, stages_newest_first
+from .results import PodAccessMixin
 
 VERIFY = "cards.verify"
 
@@ -262,23 +261,10 @@ def with_stage(url: str, stage_query: str, anchor: str = "") -> str:
     return (f"{url}?{urlencode({'stage': stage_query})}" if stage_query else url) + anchor
 
 
-class CardPodAccessMixin:
-    """After the tournament permission check: the stage (`?stage=`), the pod, `may_verify`."""
+class CardPodAccessMixin(PodAccessMixin):
+    """The pod from the URL, for people who may verify its cards (`may_verify`)."""
 
-    def dispatch(self, request, *args, **kwargs):
-        stages = stages_newest_first(self.tournament)
-        self.stage = pick_stage(stages, request.GET.get("stage"))
-        if self.stage is None:
-            raise Http404("No pods have been drawn yet.")
-        self.stage_query = "" if self.stage is stages[0] else self.stage.kind
-        self.pod = get_object_or_404(
-            Pod.objects.select_related("hostess"), stage=self.stage, number=kwargs["number"]
-        )
-        self.pod.stage = self.stage
-        self.stage.tournament = self.tournament
-        if not may_verify(request.user, self.pod):
-            raise PermissionDenied(f"You are not assigned to {self.pod}.")
-        return super().dispatch(request, *args, **kwargs)
+    pod_permission = staticmethod(may_verify)
 
     def pod_cards_url(self, anchor: str = "") -> str:
         url = reverse("pod-cards", args=[self.tournament.slug, self.pod.number])

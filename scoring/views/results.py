@@ -174,7 +174,10 @@ def pod_url(pod: Pod, stage_query: str, round_number: int | None = None) -> str:
 
 
 class PodAccessMixin:
-    """After the tournament permission check: the pod from the URL, and `may_record`."""
+    """After the tournament permission check: the pod from the URL, and `pod_permission`
+    (recording results here; verifying cards in the card views)."""
+
+    pod_permission = staticmethod(may_record)
 
     def dispatch(self, request, *args, **kwargs):
         stages = stages_newest_first(self.tournament)
@@ -184,11 +187,11 @@ class PodAccessMixin:
         # Links keep ?stage= only when it is not the latest stage's pod.
         self.stage_query = "" if self.stage is stages[0] else self.stage.kind
         self.pod = get_object_or_404(
-            Pod.objects.select_related("stage__tournament", "hostess"),
-            stage=self.stage,
-            number=kwargs["number"],
+            Pod.objects.select_related("hostess"), stage=self.stage, number=kwargs["number"]
         )
-        if not may_record(request.user, self.pod):
+        self.pod.stage = self.stage
+        self.stage.tournament = self.tournament
+        if not self.pod_permission(request.user, self.pod):
             raise PermissionDenied(f"You are not assigned to {self.pod}.")
         return super().dispatch(request, *args, **kwargs)
 
