@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -50,6 +51,27 @@ def entry_of(entry: CardEntry) -> Entry:
     )
 
 
+class SeatRow(NamedTuple):
+    round_id: int
+    round_number: int
+    pod_id: int
+    pod_number: int
+    table: int
+    seat: int
+    player_id: int | None
+
+
+class CreditRow(NamedTuple):
+    round_id: int
+    round_number: int
+    pod_id: int
+    table: int
+    player_id: int
+    buncos: int
+    minis: int
+    snake_eyes: int
+
+
 @dataclass
 class StageCards:
     """Everything about the cards of one stage, keyed by player id."""
@@ -60,9 +82,8 @@ class StageCards:
     records: dict[int, Card | None]
     versions: dict[int, list[CardEntry]]
     states: dict[int, CardState]
-    seats: list[Seat] = field(default_factory=list)
-    credits: list[RollCredit] = field(default_factory=list)
-    results: list[TableResult] = field(default_factory=list)
+    seats: list[SeatRow] = field(default_factory=list)
+    credits: list[CreditRow] = field(default_factory=list)
 
     def in_pod(self, number: int) -> list[int]:
         return sorted(
@@ -75,24 +96,45 @@ class StageCards:
 
 
 def load_stage(stage: Stage, *, pod: Pod | None = None) -> StageCards:
-    """Reads seats, current results, credits, card versions and players: five queries."""
-    seats_q = Seat.objects.filter(round__stage=stage).select_related("round", "pod")
-    results_q = TableResult.objects.filter(round__stage=stage, is_current=True).select_related(
-        "round"
-    )
+    """Reads seats, current results, credits, card versions and players: five queries.
+
+    Seats, results and credits come back as plain rows: a full 1,200-player stage has some
+    21,600 seats, and building a model instance for each would cost more than the page.
+    """
+    seats_q = Seat.objects.filter(round__stage=stage)
+    results_q = TableResult.objects.filter(round__stage=stage, is_current=True)
     credits_q = RollCredit.objects.filter(result__round__stage=stage, result__is_current=True)
     entries_q = CardEntry.objects.filter(stage=stage).order_by("player_id", "version")
     if pod is not None:
         seats_q = seats_q.filter(pod=pod)
         results_q = results_q.filter(pod=pod)
         credits_q = credits_q.filter(result__pod=pod)
-    seats = list(seats_q)
-    results = list(results_q)
-    credits = list(credits_q.select_related("result__round"))
-    pod_of: dict[int, int] = {}
-    for seat in sorted(seats, key=lambda s: s.round.number):
-        if seat.player_id is not None:
-            pod_of[seat.player_id] = seat.pod.number
+    seats = [
+        SeatRow(*row)
+        for row in seats_q.order_by("round__number").values_list(
+            "round_id", "round__number", "pod_id", "pod__number", "table", "seat", "player_id"
+        )
+    ]
+    winner_of = {
+        (round_id, pod_id, table): winner
+        for round_id, pod_id, table, winner in results_q.values_list(
+            "round_id", "pod_id", "table", "winner"
+        )
+    }
+    credits = [
+        CreditRow(*row)
+        for row in credits_q.values_list(
+            "result__round_id",
+            "result__round__number",
+            "result__pod_id",
+            "result__table",
+            "player_id",
+            "buncos",
+            "minis",
+            "snake_eyes",
+        )
+    ]
+    pod_of = {s.player_id: s.pod_number for s in seats if s.player_id is not None}
     if pod is not None:
         entries_q = entries_q.filter(player_id__in=list(pod_of))
     versions: dict[int, list[CardEntry]] = defaultdict(list)
@@ -100,11 +142,8 @@ def load_stage(stage: Stage, *, pod: Pod | None = None) -> StageCards:
         versions[entry.player_id].append(entry)
     players = {p.pk: p for p in Player.objects.filter(pk__in=set(pod_of) | set(versions))}
 
-    winner_of = {(r.round_id, r.pod_id, r.table): r.winner for r in results}
-    credit_of = {
-        (c.result.round_id, c.result.pod_id, c.result.table, c.player_id): c for c in credits
-    }
-    reported_pods = {r.pod_id for r in results}
+    credit_of = {(c.round_id, c.pod_id, c.table, c.player_id): c for c in credits}
+    reported_pods = {pod_id for _, pod_id, _ in winner_of}
     per_player: dict[int, list[SeatResult]] = defaultdict(list)
     for seat in seats:
         key = (seat.round_id, seat.pod_id, seat.table)
@@ -113,7 +152,7 @@ def load_stage(stage: Stage, *, pod: Pod | None = None) -> StageCards:
         credit = credit_of.get((*key, seat.player_id))
         per_player[seat.player_id].append(
             SeatResult(
-                seat.round.number,
+                seat.round_number,
                 seat.player_id,
                 won=(seat.seat - 1) % 2 == winner_of[key],
                 buncos=credit.buncos if credit else 0,
@@ -132,9 +171,7 @@ def load_stage(stage: Stage, *, pod: Pod | None = None) -> StageCards:
         player: card_state(records[player], [entry_of(e) for e in versions.get(player, [])])
         for player in players
     }
-    return StageCards(
-        stage, players, pod_of, records, dict(versions), states, seats, credits, results
-    )
+    return StageCards(stage, players, pod_of, records, dict(versions), states, seats, credits)
 
 
 def _check_card(card: Card, stage: Stage) -> Card:
@@ -331,31 +368,30 @@ def pod_problems(cards: StageCards) -> dict[int, list[str]]:
     so "more cards than seats" cannot arise; the checks here are the ones data can break.
     """
     problems: dict[int, list[str]] = defaultdict(list)
-    seated_at: dict[tuple[int, int, int], list[Seat]] = defaultdict(list)
+    seated_at: dict[tuple[int, int, int], list[SeatRow]] = defaultdict(list)
     for seat in cards.seats:
         seated_at[(seat.round_id, seat.pod_id, seat.table)].append(seat)
     for credit in cards.credits:
-        result = credit.result
-        at_table = {s.player_id for s in seated_at[(result.round_id, result.pod_id, result.table)]}
+        at_table = {s.player_id for s in seated_at[(credit.round_id, credit.pod_id, credit.table)]}
         if credit.player_id not in at_table:
             player = cards.players.get(credit.player_id)
-            problems[result.pod_id].append(
-                f"Round {result.round.number}, table {result.table}: "
+            problems[credit.pod_id].append(
+                f"Round {credit.round_number}, table {credit.table}: "
                 f"{player.name if player else 'a player who has no seat'} is credited with "
                 "rolls but did not sit there"
             )
     for (_, pod_id, table), seats in sorted(
-        seated_at.items(), key=lambda kv: (kv[1][0].round.number, kv[0][2])
+        seated_at.items(), key=lambda kv: (kv[1][0].round_number, kv[0][2])
     ):
         marks = {}
         for seat in seats:
             card = cards.official(seat.player_id) if seat.player_id in cards.states else None
             if card is not None and card.rounds:
-                marks[seat.player_id] = card.rounds[seat.round.number - 1]
+                marks[seat.player_id] = card.rounds[seat.round_number - 1]
         by_seat = {seat.seat: seat.player_id for seat in seats}
         problems[pod_id] += check_table(
             TableMarks(
-                seats[0].round.number,
+                seats[0].round_number,
                 table,
                 tuple(by_seat.get(n) for n in range(1, 5)),  # type: ignore[arg-type]
                 marks,
