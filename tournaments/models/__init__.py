@@ -2,6 +2,14 @@ from .advancement import FinalSeat, FinalTable, FinalThrow, Qualifier, RollOffRe
 from .audit import AuditEntry
 from .players import Player
 from .presets import RulePreset
+from .prizes import (
+    Payout,
+    PrizeAward,
+    PrizeCategory,
+    PrizeNomination,
+    PrizeRollOff,
+    TravelingPass,
+)
 from .roles import Role, TournamentRole, UserProfile
 from .stages import Pod, RosterChange, Round, Seat, Stage
 from .tournament import Tournament
@@ -13,8 +21,13 @@ __all__ = [
     "Qualifier",
     "RollOffRecord",
     "AuditEntry",
+    "Payout",
     "Player",
     "Pod",
+    "PrizeAward",
+    "PrizeCategory",
+    "PrizeNomination",
+    "PrizeRollOff",
     "RosterChange",
     "Round",
     "Seat",
@@ -23,5 +36,6 @@ __all__ = [
     "RulePreset",
     "Tournament",
     "TournamentRole",
+    "TravelingPass",
     "UserProfile",
 ]

@@ -46,6 +46,9 @@ class Tournament(models.Model):
         ],
         default="next_in_line",
     )
+    one_prize_per_player = models.BooleanField(
+        default=False, help_text="A player who won a prize is passed over by later ones."
+    )
     semi_final_sets = models.PositiveSmallIntegerField(
         default=1, validators=[MinValueValidator(1), MaxValueValidator(3)]
     )

@@ -24,7 +24,10 @@ from scoring.services.results import ResultEntry, Tally, current_result, record_
 
 from ..models import (
     FinalTable,
+    Payout,
+    Player,
     Pod,
+    PrizeAward,
     Qualifier,
     RosterChange,
     RulePreset,
@@ -32,10 +35,12 @@ from ..models import (
     Stage,
     Tournament,
     TournamentRole,
+    TravelingPass,
     UserProfile,
 )
 from ..seating import draw_pods
 from . import advancement, checkin, registration, rounds, stages
+from . import prizes as prize_service
 from .seating import seating_by_pod
 
 FIRST = [
@@ -129,7 +134,7 @@ class Rehearsal:
     players: int
     seed: int
     stages: dict[str, StageReport] = field(default_factory=dict)
-    accounts: dict[str, str] = field(default_factory=dict)
+    prizes: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         qualifying = self.tournament.stages.filter(kind=Stage.Kind.QUALIFYING).first()
@@ -147,6 +152,7 @@ class Rehearsal:
             "ghosts": ghosts,
             "stages": {kind: report.as_dict() for kind, report in self.stages.items()},
             **self.finals(),
+            "prizes": self.prizes,
         }
 
     def finals(self) -> dict[str, Any]:
@@ -286,6 +292,9 @@ def _tie_break_record(tie_break) -> dict:
 
 def purge_tournament(tournament: Tournament) -> None:
     """Deletes a rehearsal or demo event whole; results are protected from casual deletes."""
+    TravelingPass.objects.filter(tournament=tournament).delete()
+    Payout.objects.filter(award__tournament=tournament).delete()
+    PrizeAward.objects.filter(tournament=tournament).delete()
     FinalTable.objects.filter(tournament=tournament).delete()
     Qualifier.objects.filter(from_stage__tournament=tournament).delete()
     CardEntry.objects.filter(stage__tournament=tournament).update(supersedes=None)
@@ -403,6 +412,46 @@ def play_finals(tournament: Tournament, qualifying: Stage, *, organiser, staff, 
     return report
 
 
+def award_and_pay(tournament: Tournament, *, organiser, seed: int) -> dict[str, Any]:
+    """The prize table: the preset's prize list, judges' picks, roll-offs, awards, cash."""
+    preset = tournament.preset.slug
+    if preset not in prize_service.TEMPLATES or not prize_service.TEMPLATES[preset]:
+        return {"awarded": 0, "total_awarded": "0.00", "total_paid": "0.00"}
+    prize_service.load_template(tournament, preset, actor=organiser)
+    rng = random.Random(derived_seed(seed, "prizes"))
+    for category in tournament.prize_categories.all():
+        totals = {
+            t.player: t
+            for t in prize_service.player_totals(tournament, category.stage_kind)
+            if t.eligible
+        }
+        pods = sorted({t.pod for t in totals.values()})
+        if category.measure == "judged":
+            groups = pods if category.scope == "pod" else ["overall"]
+            for group in groups:
+                if category.scope == "pod_group":
+                    winner = rng.choice(pods)
+                else:
+                    pool = sorted(p for p, t in totals.items() if group in ("overall", t.pod))
+                    winner = rng.choice(pool)
+                prize_service.nominate(category, str(group), [winner], actor=organiser)
+        elif category.measure == "traveling_holder":
+            holder = Player.objects.get(pk=rng.choice(sorted(totals)))
+            prize_service.pass_traveling_item(tournament, holder, actor=organiser)
+    while pending := prize_service.plan_prizes(tournament).pending:
+        for tie in pending:
+            prize_service.record_prize_roll_off(tournament, tie.key, actor=organiser)
+    awards = prize_service.award(tournament, actor=organiser)
+    for award in awards:
+        prize_service.pay(award, actor=organiser, present=True, id_checked=True)
+    books = prize_service.ledger(tournament)
+    return {
+        "awarded": len(awards),
+        "total_awarded": f"{books.awarded_cents / 100:.2f}",
+        "total_paid": f"{books.paid_cents / 100:.2f}",
+    }
+
+
 @transaction.atomic
 def rehearse(
     *,
@@ -431,4 +480,6 @@ def rehearse(
         rehearsal.stages[Stage.Kind.SEMI_FINAL.value] = play_finals(
             tournament, stage, organiser=organiser, staff=staff, seed=seed
         )
+    if last == stage.round_count:
+        rehearsal.prizes = award_and_pay(tournament, organiser=organiser, seed=seed)
     return rehearsal

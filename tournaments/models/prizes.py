@@ -1,0 +1,194 @@
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from ..prizes import MEASURES, SCOPES, TIE_POLICIES
+from ..prizes import PrizeCategory as EngineCategory
+
+MEASURE_LABELS = {
+    "most_buncos": "Most buncos",
+    "most_minis": "Most mini buncos",
+    "most_wins": "Most wins",
+    "most_losses": "Most losses",
+    "even_split": "Half wins, half losses",
+    "last_bunco": "Last bunco",
+    "traveling_holder": "Holds the traveling item at the end",
+    "judged": "Judged (e.g. best costume)",
+}
+SCOPE_LABELS = {"pod": "Per pod", "overall": "Overall", "pod_group": "Best pod (team)"}
+
+
+class PrizeCategory(models.Model):
+    """A prize an event pays, e.g. "Most buncos, per pod, $100"; mirrors the engine's."""
+
+    tournament = models.ForeignKey(
+        "Tournament", on_delete=models.CASCADE, related_name="prize_categories"
+    )
+    key = models.SlugField(max_length=40)
+    label = models.CharField(max_length=80)
+    measure = models.CharField(max_length=20, choices=[(m, MEASURE_LABELS[m]) for m in MEASURES])
+    scope = models.CharField(max_length=20, choices=[(s, SCOPE_LABELS[s]) for s in SCOPES])
+    stage_kind = models.CharField(
+        "counted over",
+        max_length=20,
+        default="qualifying",
+        choices=[("qualifying", "The qualifying stage"), ("semi_final", "The semi-final")],
+    )
+    amounts_cents = models.JSONField(help_text="One amount in cents per place, 1st first.")
+    tie_policy = models.CharField(
+        max_length=10,
+        choices=[(t, "Split the money" if t == "split" else "Roll off") for t in TIE_POLICIES],
+        default="roll_off",
+    )
+    priority = models.PositiveSmallIntegerField(
+        default=0, help_text="Lower first, when a player may win only one prize."
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "key"], name="unique_prize_key")
+        ]
+        ordering = ["tournament", "priority", "id"]
+
+    def __str__(self) -> str:
+        return self.label
+
+    def to_engine(self) -> EngineCategory:
+        return EngineCategory(
+            key=self.key,
+            label=self.label,
+            measure=self.measure,
+            scope=self.scope,
+            amounts_cents=tuple(self.amounts_cents),
+            tie_policy=self.tie_policy,
+            priority=self.priority,
+        )
+
+
+class PrizeNomination(models.Model):
+    """Who a person named for a judged prize (best costume) in one pod or overall."""
+
+    category = models.ForeignKey(
+        PrizeCategory, on_delete=models.CASCADE, related_name="nominations"
+    )
+    scope_group = models.CharField(max_length=20, help_text='A pod number, or "overall".')
+    winners = models.JSONField(help_text="Player ids (or pod numbers for a best-pod prize).")
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    entered_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["category", "scope_group"], name="one_nomination_per_group"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.category} ({self.scope_group}): {self.winners}"
+
+
+class TravelingPass(models.Model):
+    """The traveling item (the fuzzy die) changing hands; the last pass names the holder."""
+
+    tournament = models.ForeignKey("Tournament", on_delete=models.CASCADE, related_name="passes")
+    player = models.ForeignKey("Player", on_delete=models.PROTECT, related_name="+")
+    round = models.ForeignKey("Round", null=True, blank=True, on_delete=models.SET_NULL)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.player} holds the traveling item"
+
+
+class PrizeRollOff(models.Model):
+    """A prize tie settled by dice: faces typed in from the table, or rolled from a seed."""
+
+    tournament = models.ForeignKey(
+        "Tournament", on_delete=models.CASCADE, related_name="prize_roll_offs"
+    )
+    key = models.CharField(max_length=80, help_text="category:group:place")
+    players = models.JSONField()
+    faces = models.JSONField()
+    seed = models.BigIntegerField(null=True, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "key"], name="one_prize_roll_off")
+        ]
+
+    def __str__(self) -> str:
+        return f"Roll-off {self.key}"
+
+
+class PrizeAward(models.Model):
+    """One player's share of one place of a prize, as awarded; payouts refer to it."""
+
+    tournament = models.ForeignKey("Tournament", on_delete=models.CASCADE, related_name="awards")
+    category = models.ForeignKey(PrizeCategory, on_delete=models.PROTECT, related_name="awards")
+    scope_group = models.CharField(max_length=20)
+    place = models.PositiveSmallIntegerField()
+    player = models.ForeignKey("Player", on_delete=models.PROTECT, related_name="awards")
+    amount_cents = models.PositiveIntegerField()
+    value = models.IntegerField(null=True, blank=True)
+    via_roll_off = models.BooleanField(default=False)
+    note = models.CharField(max_length=300, blank=True)
+    awarded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    awarded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["category", "scope_group", "place", "player"], name="unique_award"
+            )
+        ]
+        ordering = ["category__priority", "category_id", "scope_group", "place", "player__name"]
+
+    def __str__(self) -> str:
+        return f"{self.category} {self.scope_group} #{self.place}: {self.player}"
+
+
+class Payout(models.Model):
+    """Cash handed over at the prize table. A mistake is voided with a reason, never deleted;
+    the partial unique constraint makes a second live payment of one award impossible, even
+    when two admins press Pay at the same moment."""
+
+    award = models.ForeignKey(PrizeAward, on_delete=models.PROTECT, related_name="payouts")
+    amount_cents = models.PositiveIntegerField()
+    present_confirmed = models.BooleanField()
+    id_checked = models.BooleanField()
+    paid_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    paid_at = models.DateTimeField(auto_now_add=True)
+    voided_at = models.DateTimeField(null=True, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    void_reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["award"], condition=Q(voided_at__isnull=True), name="one_live_payout"
+            ),
+            models.CheckConstraint(
+                condition=Q(present_confirmed=True, id_checked=True), name="paid_in_person"
+            ),
+        ]
+        ordering = ["paid_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.award}: {self.amount_cents / 100:.2f}"

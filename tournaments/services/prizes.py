@@ -1,0 +1,414 @@
+"""Prizes from verified cards, and a cash ledger the charity can account for.
+
+The selection is `tournaments.prizes` (pure); this module feeds it the verified totals, the
+judges' picks, the traveling item's last holder and any roll-off dice, stores the awards,
+and records each cash payment with who paid, that the winner was there with an ID, and a
+void (never a delete) when a payment was a mistake. A prize cannot be paid twice: the
+award's row lock serialises two admins, and a partial unique index backs it up.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db import IntegrityError, transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from scoring.rules import RuleError
+from scoring.services.cards import load_stage
+
+from ..models import (
+    Payout,
+    Player,
+    PrizeAward,
+    PrizeCategory,
+    PrizeNomination,
+    PrizeRollOff,
+    Tournament,
+    TravelingPass,
+)
+from ..prizes import (
+    OVERALL,
+    TEMPLATES,
+    PlayerTotals,
+    PrizeResult,
+    PrizeTie,
+    award_prizes,
+    faces_thrown,
+    pending_prize_roll_offs,
+    settle_prize_tie,
+)
+from . import audit
+from .advancement import present_participants
+from .errors import UserFacingError
+from .stages import new_seed
+
+
+@transaction.atomic
+def load_template(tournament: Tournament, name: str, *, actor) -> list[PrizeCategory]:
+    """Copies a rule sheet's prize list into the tournament, where the organiser edits it."""
+    if name not in TEMPLATES:
+        raise UserFacingError(f"There is no prize template called {name!r}.")
+    if tournament.prize_categories.exists():
+        raise UserFacingError("This tournament has prize categories already.")
+    made = PrizeCategory.objects.bulk_create(
+        PrizeCategory(
+            tournament=tournament,
+            key=c.key,
+            label=c.label,
+            measure=c.measure,
+            scope=c.scope,
+            amounts_cents=list(c.amounts_cents),
+            tie_policy=c.tie_policy,
+            priority=c.priority,
+        )
+        for c in TEMPLATES[name]
+    )
+    audit.record(
+        "prizes.template",
+        f"Prize list {name!r} loaded ({len(made)} categories)",
+        actor=actor,
+        tournament=tournament,
+    )
+    return made
+
+
+def player_totals(tournament: Tournament, stage_kind: str) -> list[PlayerTotals]:
+    """Verified cards of a stage; a player who is unverified or gone is not eligible."""
+    stage = tournament.stages.filter(kind=stage_kind).first()
+    if stage is None:
+        return []
+    cards = load_stage(stage)
+    present = set(present_participants(tournament))
+    last_bunco: dict[int, int] = {}
+    for credit in cards.credits:
+        if credit.buncos:
+            moment = credit.round_number * 1000 + credit.table
+            last_bunco[credit.player_id] = max(last_bunco.get(credit.player_id, 0), moment)
+    totals = []
+    for player, pod in cards.pod_of.items():
+        state = cards.states[player]
+        card = state.official
+        reason = ""
+        if not state.verified:
+            reason = "Card not verified"
+        elif player not in present:
+            reason = "Not present"
+        buncos = card.buncos if card else 0
+        totals.append(
+            PlayerTotals(
+                player,
+                pod,
+                wins=card.wins if card else 0,
+                losses=card.losses if card else 0,
+                buncos=buncos,
+                minis=card.minis if card else 0,
+                snake_eyes=card.snake_eyes if card else 0,
+                last_bunco=last_bunco.get(player) if buncos else None,
+                eligible=not reason,
+                reason=reason,
+            )
+        )
+    return totals
+
+
+def _group_key(group: str) -> int | str:
+    return OVERALL if group == OVERALL else int(group)
+
+
+def named_winners(tournament: Tournament) -> dict[str, dict]:
+    named: dict[str, dict] = {}
+    for n in PrizeNomination.objects.filter(category__tournament=tournament).select_related(
+        "category"
+    ):
+        named.setdefault(n.category.key, {})[_group_key(n.scope_group)] = list(n.winners)
+    holder = TravelingPass.objects.filter(tournament=tournament).last()
+    for category in tournament.prize_categories.filter(measure="traveling_holder"):
+        if holder is not None:
+            named.setdefault(category.key, {})[OVERALL] = holder.player_id
+    return named
+
+
+@dataclass(frozen=True)
+class PrizePlan:
+    pending: tuple[PrizeTie, ...] = ()
+    result: PrizeResult | None = None
+    problem: str = ""
+
+
+def _inputs(tournament: Tournament):
+    categories = list(tournament.prize_categories.all())
+    totals: list[PlayerTotals] = []
+    for kind in sorted({c.stage_kind for c in categories}):
+        totals += player_totals(tournament, kind)
+    dice = {r.key: list(r.faces) for r in tournament.prize_roll_offs.all()}
+    return categories, totals, dice
+
+
+def plan_prizes(tournament: Tournament) -> PrizePlan:
+    """The roll-offs still to throw, or the awards, from the verified cards as they are now."""
+    categories, totals, dice = _inputs(tournament)
+    if not categories:
+        return PrizePlan(problem="No prize categories yet: load a template or add one.")
+    if not totals:
+        return PrizePlan(problem="No stage has been played yet.")
+    engine = [c.to_engine() for c in categories]
+    kwargs = {
+        "named": named_winners(tournament),
+        "one_prize_per_player": tournament.one_prize_per_player,
+    }
+    try:
+        pending = pending_prize_roll_offs(totals, engine, dice=dice, **kwargs)
+        if pending:
+            return PrizePlan(pending=pending)
+        return PrizePlan(result=award_prizes(totals, engine, dice=dice, **kwargs))
+    except RuleError as exc:
+        return PrizePlan(problem=str(exc))
+
+
+@transaction.atomic
+def record_prize_roll_off(
+    tournament: Tournament, key: str, *, actor, faces: list[int] | None = None
+) -> PrizeRollOff:
+    Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tie = next((t for t in plan_prizes(tournament).pending if t.key == key), None)
+    if tie is None:
+        raise UserFacingError("That roll-off is not needed (or is already recorded).")
+    seed = None
+    try:
+        if faces is None:
+            seed = new_seed()
+            rolled = settle_prize_tie(tie, random.Random(seed))
+        else:
+            rolled = settle_prize_tie(tie, faces)
+    except RuleError as exc:
+        raise UserFacingError(str(exc)) from exc
+    record = PrizeRollOff.objects.create(
+        tournament=tournament,
+        key=key,
+        players=list(tie.players),
+        faces=list(faces_thrown(rolled)),
+        seed=seed,
+        recorded_by=actor,
+    )
+    audit.record(
+        "prizes.roll_off",
+        f"{tie.label}: roll-off recorded",
+        actor=actor,
+        tournament=tournament,
+        target=record,
+        data={"faces": record.faces},
+    )
+    return record
+
+
+@transaction.atomic
+def award(tournament: Tournament, *, actor) -> list[PrizeAward]:
+    """Stores the awards. Until the first payment they can be recomputed (a card corrected
+    late); after it, they are what the money follows and stay."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if Payout.objects.filter(award__tournament=tournament).exists():
+        raise UserFacingError("Prizes are being paid: the awards can no longer be recomputed.")
+    plan = plan_prizes(tournament)
+    if plan.result is None:
+        raise UserFacingError(plan.problem or f"{plan.pending[0].label} needs a roll-off first.")
+    categories = {c.key: c for c in tournament.prize_categories.all()}
+    tournament.awards.all().delete()
+    rows = [
+        PrizeAward(
+            tournament=tournament,
+            category=categories[a.category_key],
+            scope_group=str(a.scope_group),
+            place=a.place,
+            player_id=player,
+            amount_cents=amount,
+            value=a.value,
+            via_roll_off=a.via_roll_off,
+            note="; ".join(filter(None, (a.note, a.moved_up_because)))[:300],
+            awarded_by=actor,
+        )
+        for a in plan.result.awards
+        for player, amount in zip(a.players, a.amount_cents_each, strict=True)
+    ]
+    PrizeAward.objects.bulk_create(rows)
+    audit.record(
+        "prizes.awarded", f"{len(rows)} prize shares awarded", actor=actor, tournament=tournament
+    )
+    return rows
+
+
+def _cents(amount_cents: int) -> str:
+    return f"${Decimal(amount_cents) / 100:,.2f}"
+
+
+@transaction.atomic
+def pay(award: PrizeAward, *, actor, present: bool, id_checked: bool) -> Payout:
+    """Hands over the cash for one award; the winner must be there with a valid ID."""
+    award = (
+        PrizeAward.objects.select_for_update().select_related("player", "category").get(pk=award.pk)
+    )
+    if not present or not id_checked:
+        raise UserFacingError(
+            "Confirm that the winner is here in person and that you checked their ID."
+        )
+    live = award.payouts.filter(voided_at__isnull=True).select_related("paid_by").first()
+    if live is not None:
+        raise UserFacingError(
+            f"Already paid: {_cents(live.amount_cents)} to {award.player.name} by "
+            f"{live.paid_by.get_username()} at {timezone.localtime(live.paid_at):%H:%M}."
+        )
+    try:
+        with transaction.atomic():
+            payout = Payout.objects.create(
+                award=award,
+                amount_cents=award.amount_cents,
+                present_confirmed=True,
+                id_checked=True,
+                paid_by=actor,
+            )
+    except IntegrityError as exc:
+        raise UserFacingError("This prize was just paid by someone else.") from exc
+    audit.record(
+        "prizes.paid",
+        f"{award.category.label}: {_cents(award.amount_cents)} paid to {award.player.name}",
+        actor=actor,
+        tournament=award.tournament,
+        target=payout,
+        data={"award": award.pk, "amount_cents": award.amount_cents},
+    )
+    return payout
+
+
+@transaction.atomic
+def void(payout: Payout, *, actor, reason: str) -> Payout:
+    payout = Payout.objects.select_for_update().select_related("award__player").get(pk=payout.pk)
+    if payout.voided_at is not None:
+        raise UserFacingError("This payment is already voided.")
+    if not reason.strip():
+        raise UserFacingError("Say why the payment is voided.", field="reason")
+    payout.voided_at = timezone.now()
+    payout.voided_by = actor
+    payout.void_reason = reason.strip()[:300]
+    payout.save(update_fields=["voided_at", "voided_by", "void_reason"])
+    audit.record(
+        "prizes.voided",
+        f"Payment to {payout.award.player.name} voided: {payout.void_reason}",
+        actor=actor,
+        tournament=payout.award.tournament,
+        target=payout,
+    )
+    return payout
+
+
+@transaction.atomic
+def pass_traveling_item(tournament: Tournament, player: Player, *, actor, round_=None):
+    if player.tournament_id != tournament.pk:
+        raise UserFacingError("That player is not in this tournament.")
+    made = TravelingPass.objects.create(
+        tournament=tournament, player=player, round=round_, by=actor
+    )
+    audit.record(
+        "prizes.traveling",
+        f"{player.name} now holds the traveling item",
+        actor=actor,
+        tournament=tournament,
+        target=made,
+    )
+    return made
+
+
+@transaction.atomic
+def nominate(category: PrizeCategory, scope_group: str, winners: list[int], *, actor):
+    """A judged prize's winners (best costume), entered by an admin."""
+    if category.measure != "judged":
+        raise UserFacingError("Only judged prizes are named by hand.")
+    nomination, _ = PrizeNomination.objects.update_or_create(
+        category=category,
+        scope_group=scope_group,
+        defaults={"winners": winners, "entered_by": actor},
+    )
+    audit.record(
+        "prizes.nominated",
+        f"{category.label} ({scope_group}): {winners}",
+        actor=actor,
+        tournament=category.tournament,
+        target=nomination,
+    )
+    return nomination
+
+
+@dataclass(frozen=True)
+class LedgerLine:
+    category: PrizeCategory
+    awarded_cents: int
+    paid_cents: int
+    voided_cents: int
+
+    @property
+    def unpaid_cents(self) -> int:
+        return self.awarded_cents - self.paid_cents
+
+
+@dataclass(frozen=True)
+class Ledger:
+    lines: list[LedgerLine]
+    players_paid_entry: int
+    entry_fee_cents: int
+
+    @property
+    def fees_cents(self) -> int:
+        return self.players_paid_entry * self.entry_fee_cents
+
+    @property
+    def awarded_cents(self) -> int:
+        return sum(line.awarded_cents for line in self.lines)
+
+    @property
+    def paid_cents(self) -> int:
+        return sum(line.paid_cents for line in self.lines)
+
+    @property
+    def unpaid_cents(self) -> int:
+        return self.awarded_cents - self.paid_cents
+
+    @property
+    def voided_cents(self) -> int:
+        return sum(line.voided_cents for line in self.lines)
+
+    @property
+    def charity_cents(self) -> int:
+        """What is left for the charity once every awarded prize is paid."""
+        return self.fees_cents - self.awarded_cents
+
+
+def ledger(tournament: Tournament) -> Ledger:
+    """Totals per category in three queries; entry fees are counted per checked-in player."""
+    awarded = dict(
+        tournament.awards.values("category_id")
+        .annotate(n=Sum("amount_cents"))
+        .values_list("category_id", "n")
+    )
+    payouts = Payout.objects.filter(award__tournament=tournament)
+    paid = dict(
+        payouts.filter(voided_at__isnull=True)
+        .values("award__category_id")
+        .annotate(n=Sum("amount_cents"))
+        .values_list("award__category_id", "n")
+    )
+    voided = dict(
+        payouts.filter(voided_at__isnull=False)
+        .values("award__category_id")
+        .annotate(n=Sum("amount_cents"))
+        .values_list("award__category_id", "n")
+    )
+    lines = [
+        LedgerLine(c, awarded.get(c.pk, 0), paid.get(c.pk, 0), voided.get(c.pk, 0))
+        for c in tournament.prize_categories.all()
+    ]
+    players = tournament.players.filter(
+        status=Player.Status.REGISTERED, checked_in_at__isnull=False
+    ).count()
+    return Ledger(lines, players, int(tournament.entry_fee * 100))
