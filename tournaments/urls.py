@@ -3,9 +3,22 @@
 from scoring.views import cards as scoring_cards
 from scoring.views import public as scoring_public
 from scoring.views import results as scoring_results
+from scoring.views import results_public as scoring_results_public
 from scoring.views import standings as scoring_standings
 
-from .views import accounts, audit, checkin, home, people, players, presets, registration, stages
+from .views import (
+    accounts,
+    advancement,
+    audit,
+    checkin,
+    home,
+    people,
+    players,
+    presets,
+    prizes,
+    registration,
+    stages,
+)
 from .views import tournaments as tournament_views
 
 urlpatterns = [
@@ -19,8 +32,11 @@ urlpatterns = [
     *checkin.urlpatterns,
     *audit.urlpatterns,
     *stages.urlpatterns,
+    *advancement.urlpatterns,
+    *prizes.urlpatterns,
     *scoring_results.urlpatterns,
     *scoring_public.urlpatterns,
     *scoring_cards.urlpatterns,
     *scoring_standings.urlpatterns,
+    *scoring_results_public.urlpatterns,
 ]

@@ -2,8 +2,9 @@
 
 Both read the latest stage. Once a pod's tables have all reported (or the round is closed),
 the next round's seats exist and are the ones to walk to, so both pages show those first.
-Neither page shows e-mails, phone numbers or registration codes. Each runs a fixed number of
-queries whatever the number of players.
+Once the final table is seated the board shows it instead: the four finalists, each throw as
+it is recorded, and the grand prize winner. Neither page shows e-mails, phone numbers or
+registration codes. Each runs a fixed number of queries whatever the number of players.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from django.urls import path, reverse
 from django.views.generic import View
 
 from tournaments.forms.search import SearchForm
-from tournaments.models import Player, Round, Seat, Stage
+from tournaments.models import FinalTable, Player, Round, Seat, Stage, Tournament
 from tournaments.permissions import PUBLIC, TournamentPermissionMixin
 from tournaments.services.rounds import current_round, progress
 from tournaments.services.seating import seating_by_pod
+from tournaments.views.advancement import final_shown
 
 from .results import partner_number, stages_newest_first
 from .standings import ranks, shared_standings
@@ -239,7 +241,27 @@ class BoardView(TournamentPermissionMixin, View):
     http_method_names = ["get"]
     live = False
 
+    def get_tournament_queryset(self):
+        # The final table comes with the tournament: no extra query while it is not seated.
+        return Tournament.objects.select_related("preset", "final__winner")
+
+    def final_context(self, final: FinalTable) -> dict:
+        """Three queries (tournament, seats, throws) however many players there are."""
+        return {
+            "tournament": self.tournament,
+            "final": final,
+            "shown": final_shown(final),
+            "confetti": range(36),
+            "live_url": reverse("board-live", args=[self.tournament.slug]),
+        }
+
     def context(self) -> dict:
+        try:
+            final = self.tournament.final
+        except FinalTable.DoesNotExist:
+            final = None
+        if final is not None:
+            return self.final_context(final)
         state = round_state(self.tournament)
         pods: list[PodBoard] = []
         if state.current is not None:

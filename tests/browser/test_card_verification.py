@@ -10,7 +10,7 @@ from django.urls import reverse
 from scoring.models import CardEntry
 from scoring.services import cards as card_service
 from tests.factories import PASSWORD, UserFactory, grant
-from tournaments.models import Stage
+from tournaments.models import FinalTable, Stage
 from tournaments.services.rehearsal import rehearse
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -120,8 +120,12 @@ def test_standings_on_a_laptop_sort_by_a_column(page):
     page.wait_for_url(re.compile(r"pod=2"))
     expect(page.locator("#standings tbody tr")).to_have_count(12)
     page.goto(reverse("board", args=[tournament.slug]))
-    # The board follows the latest stage: the rehearsal played on to the semi-final, whose
-    # six players (two from each of the three pods) are its standings.
+    # The rehearsal played on to the grand prize, so the board shows the final table; without
+    # it the board follows the latest stage: the semi-final, whose six players (two from each
+    # of the three pods) are its standings.
+    expect(page.locator("#final-winner")).to_be_visible()
+    FinalTable.objects.filter(tournament=tournament).delete()
+    page.goto(reverse("board", args=[tournament.slug]))
     expect(page.locator("#leaders .leader:not(.head)")).to_have_count(6)
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.screenshot(path=SCREENSHOTS.format("board"))

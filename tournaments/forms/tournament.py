@@ -2,7 +2,7 @@ from django import forms
 from django.db.models import Q
 from django.utils.text import slugify
 
-from ..models import RulePreset, Tournament
+from ..models import Qualifier, RollOffRecord, RulePreset, Stage, Tournament
 
 
 class TournamentForm(forms.ModelForm):
@@ -17,10 +17,33 @@ class TournamentForm(forms.ModelForm):
             "capacity",
             "qualifying_sets",
             "preset",
+            "wins_places",
+            "buncos_places",
+            "top_both",
+            "semi_final_sets",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
-        labels = {"preset": "Rule preset", "entry_fee": "Entry fee ($)"}
-        help_texts = {"qualifying_sets": "Sets played in the qualifying stage (usually 3)."}
+        labels = {
+            "preset": "Rule preset",
+            "entry_fee": "Entry fee ($)",
+            "wins_places": "Advance for most wins, per pod",
+            "buncos_places": "Advance for most buncos, per pod",
+            "top_both": "When one player tops both lists",
+            "semi_final_sets": "Semi-final sets",
+        }
+        help_texts = {
+            "qualifying_sets": "Sets played in the qualifying stage (usually 3).",
+            "wins_places": "Players with the most wins in each pod who go to the semi-final "
+            "(usually 1; 0 for none). Ties for the last place are rolled off.",
+            "buncos_places": "Players with the most buncos in each pod who go to the "
+            "semi-final (usually 1; 0 for none).",
+            "top_both": "If the player with the most wins also has the most buncos.",
+            "semi_final_sets": "Sets played in the semi-final (usually 1). Its most wins and "
+            "most buncos take the first two seats at the final table.",
+        }
+
+    # Once the qualifying stage's cut has started, its rules stay as they were.
+    CUT_FIELDS = ("wins_places", "buncos_places", "top_both")
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -30,12 +53,61 @@ class TournamentForm(forms.ModelForm):
         if self.instance.pk:
             presets = presets | RulePreset.objects.filter(pk=self.instance.preset_id)
         self.fields["preset"].queryset = presets.distinct()
+        # Left out (an older form, a script), the advancement settings keep their defaults.
+        for name in self.CUT_FIELDS + ("semi_final_sets",):
+            self.fields[name].required = False
+
+    def _default(self, name):
+        value = self.cleaned_data.get(name)
+        if value in (None, ""):
+            return getattr(self.instance, name)  # the saved value, or the model's default
+        return value
+
+    def clean_wins_places(self):
+        return self._default("wins_places")
+
+    def clean_buncos_places(self):
+        return self._default("buncos_places")
+
+    def clean_top_both(self):
+        return self._default("top_both")
+
+    def clean_semi_final_sets(self):
+        return self._default("semi_final_sets")
 
     def clean_name(self):
         name = " ".join(self.cleaned_data["name"].split())
         if not slugify(name):
             raise forms.ValidationError("The name needs at least one letter or digit.")
         return name
+
+    def clean(self):
+        data = super().clean()
+        wins, buncos = data.get("wins_places"), data.get("buncos_places")
+        if wins == 0 and buncos == 0:
+            self.add_error("buncos_places", "At least one player per pod must advance.")
+        if self.instance.pk:
+            self._check_locked(data)
+        return data
+
+    def _check_locked(self, data) -> None:
+        """The cut's settings are fixed once a roll-off or the qualifiers are recorded, and the
+        semi-final's length once it is drawn: changing them would change decided results."""
+        tournament = self.instance
+        changed = [f for f in self.CUT_FIELDS if f in self.changed_data]
+        if changed and (
+            RollOffRecord.objects.filter(stage__tournament=tournament).exists()
+            or Qualifier.objects.filter(from_stage__tournament=tournament).exists()
+        ):
+            for name in changed:
+                self.add_error(
+                    name, "Fixed now: roll-offs or qualifiers of this event are recorded."
+                )
+        if (
+            "semi_final_sets" in self.changed_data
+            and tournament.stages.filter(kind=Stage.Kind.SEMI_FINAL).exists()
+        ):
+            self.add_error("semi_final_sets", "Fixed now: the semi-final is drawn.")
 
 
 class PresetForm(forms.ModelForm):

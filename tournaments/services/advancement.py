@@ -164,10 +164,16 @@ def record_roll_off(
     seed: int | None = None,
 ) -> RollOffRecord:
     """Stores a pending roll-off: the faces staff typed in, or the site's throw from a seed."""
-    Stage.objects.select_for_update().get(pk=stage.pk)
+    locked = Stage.objects.select_for_update().get(pk=stage.pk)
+    if locked.status != Stage.Status.FINISHED:
+        # Cards can be verified after a few rounds; a tie then is not the stage's tie, and a
+        # recorded roll-off cannot be taken back.
+        raise UserFacingError("Roll-offs are thrown once every round of the stage is closed.")
     plan = next((p for p in plan_stage(stage) if p.group == group), None)
     tie = next((t for t in (plan.pending if plan else ()) if t.category_key == category_key), None)
     if tie is None:
+        if plan is not None and plan.blocked:
+            raise UserFacingError(f"{plan.label} is blocked: {plan.blocked}")
         raise UserFacingError("That roll-off is not needed (or is already recorded).")
     if faces is None:
         seed = new_seed() if seed is None else seed
@@ -355,8 +361,9 @@ def roll_for_order(final: FinalTable, *, actor, faces: list[int] | None = None) 
         source = random.Random(f"{final.dice_seed}:order").randint
         dice = lambda: source(1, 6)  # noqa: E731
     else:
-        it = iter(faces)
-        dice = it.__next__
+        if any(isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 6 for f in faces):
+            raise UserFacingError("Each die is a number from 1 to 6.")
+        dice = iter(faces).__next__
     try:
         result = roll_off(players, dice, high_wins=False)
     except (RuleError, StopIteration) as exc:
@@ -393,7 +400,9 @@ def throw(final: FinalTable, *, actor, dice: tuple[int, int, int] | None = None)
             final.save(update_fields=["dice_seed"])
         rng = random.Random(f"{final.dice_seed}:{number}")
         dice = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
-    if len(dice) != 3 or any(not isinstance(d, int) or not 1 <= d <= 6 for d in dice):
+    if len(dice) != 3 or any(
+        isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6 for d in dice
+    ):
         raise UserFacingError("Enter three dice, each 1 to 6.")
     made = FinalThrow.objects.create(
         final=final, number=number, player_id=player, dice=list(dice), entered_by=actor

@@ -139,34 +139,91 @@ class PrizePlan:
     problem: str = ""
 
 
+STAGE_NAMES = {"qualifying": "qualifying stage", "semi_final": "semi-final"}
+
+
 def _inputs(tournament: Tournament):
+    """The categories, each counted stage's totals, and the roll-offs recorded so far."""
     categories = list(tournament.prize_categories.all())
-    totals: list[PlayerTotals] = []
-    for kind in sorted({c.stage_kind for c in categories}):
-        totals += player_totals(tournament, kind)
-    dice = {r.key: list(r.faces) for r in tournament.prize_roll_offs.all()}
-    return categories, totals, dice
+    totals = {
+        kind: player_totals(tournament, kind) for kind in sorted({c.stage_kind for c in categories})
+    }
+    stored = {r.key: r for r in tournament.prize_roll_offs.all()}
+    return categories, totals, stored
+
+
+def _stored_dice(totals, engine, stored, **kwargs) -> tuple[dict, tuple[PrizeTie, ...]]:
+    """The recorded faces of the ties as they are now, phase by phase, as staff threw them.
+
+    A roll-off is used only for the tie it was thrown for (same key, same players): after a
+    card is corrected, the tie may be gone (its dice are not used) or be between other
+    players (it is pending again and is thrown anew).
+    """
+    entered: dict[str, list[int]] = {}
+    while True:
+        pending = pending_prize_roll_offs(totals, engine, dice=entered, **kwargs)
+        fresh = [
+            t for t in pending if t.key in stored and list(stored[t.key].players) == list(t.players)
+        ]
+        if not fresh:
+            return entered, pending
+        for tie in fresh:
+            entered[tie.key] = list(stored[tie.key].faces)
 
 
 def plan_prizes(tournament: Tournament) -> PrizePlan:
-    """The roll-offs still to throw, or the awards, from the verified cards as they are now."""
-    categories, totals, dice = _inputs(tournament)
+    """The roll-offs still to throw, or the awards, from the verified cards as they are now.
+
+    Each category counts the cards of its own stage, so the engine is called once per stage
+    counted; the results are put back in the categories' priority order.
+    """
+    categories, totals_by_kind, stored = _inputs(tournament)
     if not categories:
         return PrizePlan(problem="No prize categories yet: load a template or add one.")
-    if not totals:
+    if not any(totals_by_kind.values()):
         return PrizePlan(problem="No stage has been played yet.")
-    engine = [c.to_engine() for c in categories]
-    kwargs = {
-        "named": named_winners(tournament),
-        "one_prize_per_player": tournament.one_prize_per_player,
-    }
+    for kind, totals in totals_by_kind.items():
+        if not totals:
+            labels = ", ".join(c.label for c in categories if c.stage_kind == kind)
+            return PrizePlan(
+                problem=f"{labels}: counted over the {STAGE_NAMES.get(kind, kind)}, "
+                "which has not been played yet."
+            )
+    if len(totals_by_kind) > 1 and tournament.one_prize_per_player:
+        return PrizePlan(
+            problem="One prize per player needs every category counted over the same stage: "
+            "change the categories' stage or turn the option off."
+        )
+    named = named_winners(tournament)
+    pending: list[PrizeTie] = []
+    results: list[PrizeResult] = []
     try:
-        pending = pending_prize_roll_offs(totals, engine, dice=dice, **kwargs)
-        if pending:
-            return PrizePlan(pending=pending)
-        return PrizePlan(result=award_prizes(totals, engine, dice=dice, **kwargs))
+        for kind, totals in totals_by_kind.items():
+            here = [c for c in categories if c.stage_kind == kind]
+            keys = {c.key for c in here}
+            kwargs = {
+                "named": {k: v for k, v in named.items() if k in keys},
+                "one_prize_per_player": tournament.one_prize_per_player,
+            }
+            engine = [c.to_engine() for c in here]
+            dice, waiting = _stored_dice(totals, engine, stored, **kwargs)
+            if waiting:
+                pending += waiting
+            else:
+                results.append(award_prizes(totals, engine, dice=dice, **kwargs))
     except RuleError as exc:
         return PrizePlan(problem=str(exc))
+    if pending:
+        return PrizePlan(pending=tuple(pending))
+    if len(results) == 1:
+        return PrizePlan(result=results[0])
+    # The engine awards in priority order, list order among equals: the same order here.
+    order = {c.key: n for n, c in enumerate(sorted(categories, key=lambda c: c.priority))}
+    awards = sorted((a for r in results for a in r.awards), key=lambda a: order[a.category_key])
+    unawarded = sorted(
+        (u for r in results for u in r.unawarded), key=lambda u: order[u.category_key]
+    )
+    return PrizePlan(result=PrizeResult(tuple(awards), tuple(unawarded)))
 
 
 @transaction.atomic
@@ -177,6 +234,7 @@ def record_prize_roll_off(
     tie = next((t for t in plan_prizes(tournament).pending if t.key == key), None)
     if tie is None:
         raise UserFacingError("That roll-off is not needed (or is already recorded).")
+    stale = PrizeRollOff.objects.filter(tournament=tournament, key=key).first()
     seed = None
     try:
         if faces is None:
@@ -186,6 +244,11 @@ def record_prize_roll_off(
             rolled = settle_prize_tie(tie, faces)
     except RuleError as exc:
         raise UserFacingError(str(exc)) from exc
+    data = {}
+    if stale is not None:
+        # Thrown for a tie a corrected card has changed; the audit entry keeps its dice.
+        data["replaces"] = {"players": stale.players, "faces": stale.faces}
+        stale.delete()
     record = PrizeRollOff.objects.create(
         tournament=tournament,
         key=key,
@@ -200,7 +263,7 @@ def record_prize_roll_off(
         actor=actor,
         tournament=tournament,
         target=record,
-        data={"faces": record.faces},
+        data={"faces": record.faces, **data},
     )
     return record
 

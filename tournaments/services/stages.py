@@ -225,6 +225,10 @@ def seat_late_arrival(stage: Stage, player: Player, *, actor, pod: Pod | None = 
     Stage.objects.select_for_update().get(pk=stage.pk)
     if player.tournament_id != stage.tournament_id or player.status != Player.Status.REGISTERED:
         raise UserFacingError(f"{player.name} is not registered for this tournament.")
+    if stage.kind != Stage.Kind.QUALIFYING and player.pk not in stage.draw_input["players"]:
+        raise UserFacingError(
+            f"{player.name} did not qualify for the {stage.get_kind_display().lower()}."
+        )
     if pod is not None and pod.stage_id != stage.pk:
         raise UserFacingError(f"{pod} does not play in this stage.")
     round_ = next_round_for_changes(stage)

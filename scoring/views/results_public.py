@@ -1,0 +1,143 @@
+"""The evening's results: who advanced from each pod and why, the semi-final's cut, the final
+table with every throw, and the grand prize winner.
+
+Public once the organiser publishes the standings (`standings_public`, the one switch for
+"results are out"); before that, anyone who may see the tournament's dashboard. Names only,
+never an e-mail or a phone number. A fixed number of queries whatever the number of players:
+the qualifying stage is read from its saved qualifiers, only the (small) semi-final is cut
+again from its cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.template.response import TemplateResponse
+from django.urls import path
+from django.views.generic import View
+
+from tournaments.models import Qualifier, RollOffRecord, Stage
+from tournaments.permissions import PUBLIC, TournamentPermissionMixin, permissions_of
+from tournaments.services import advancement as service
+from tournaments.services.errors import UserFacingError
+from tournaments.views.advancement import (
+    RollOffShown,
+    count_label,
+    final_of,
+    final_shown,
+    player_names,
+    roll_off_player_ids,
+    roll_off_shown,
+)
+
+from .standings import StandingsAccessMixin
+
+CATEGORY_ORDER = ("wins", "buncos")  # as the rule sheet lists them
+
+
+@dataclass(frozen=True)
+class Advanced:
+    name: str
+    category: str
+    value: str
+    roll_off: RollOffShown | None = None
+
+
+@dataclass
+class GroupResult:
+    label: str
+    advanced: list[Advanced] = field(default_factory=list)
+    roll_offs: list[RollOffShown] = field(default_factory=list)
+
+
+def pod_order(label: str) -> tuple[int, str]:
+    number = label.rsplit(" ", 1)[-1]
+    return (int(number) if number.isdigit() else 0, label)
+
+
+def qualifying_results(
+    qualifiers: list[Qualifier], records: list[RollOffRecord], names: dict[int, str]
+) -> list[GroupResult]:
+    by_cut = {(r.group, r.category_key): roll_off_shown(r, names) for r in records}
+    groups: dict[str, GroupResult] = {}
+    order = {key: n for n, key in enumerate(CATEGORY_ORDER)}
+    qualifiers = sorted(qualifiers, key=lambda q: (order.get(q.category_key, 9), q.place))
+    for q in qualifiers:
+        group = groups.setdefault(q.group, GroupResult(q.group))
+        number = q.group.rsplit(" ", 1)[-1]
+        roll = by_cut.get((number, q.category_key)) if q.via_roll_off else None
+        group.advanced.append(
+            Advanced(q.player.name, q.category_label, count_label(q.category_key, q.value), roll)
+        )
+    for r in sorted(records, key=lambda r: r.pk):
+        label = f"Pod {r.group}"
+        group = groups.setdefault(label, GroupResult(label))
+        group.roll_offs.append(by_cut[(r.group, r.category_key)])
+    return sorted(groups.values(), key=lambda g: pod_order(g.label))
+
+
+def semi_results(semi: Stage, names_of) -> tuple[GroupResult | None, str]:
+    """The semi-final's cut as the final table was seated from it."""
+    try:
+        (plan,) = service.plan_stage(semi)
+    except UserFacingError as exc:
+        return None, exc.message
+    if plan.result is None:
+        return None, plan.blocked or "A roll-off is still to be thrown."
+    ids = {int(q.player) for q in plan.result.qualifiers} | roll_off_player_ids(plan.roll_offs)
+    names = names_of(ids)
+    rolls = {
+        r.category_key: roll_off_shown(r, names) for r in sorted(plan.roll_offs, key=lambda r: r.pk)
+    }
+    group = GroupResult("Semi-final")
+    for q in plan.result.qualifiers:
+        group.advanced.append(
+            Advanced(
+                names.get(int(q.player), ""),
+                q.category_label,
+                count_label(q.category_key, q.value),
+                rolls.get(q.category_key) if q.via_roll_off else None,
+            )
+        )
+    group.roll_offs = list(rolls.values())
+    return group, ""
+
+
+class ResultsView(TournamentPermissionMixin, StandingsAccessMixin, View):
+    permission = PUBLIC  # checked in StandingsAccessMixin: the flag, else `tournament.view`
+    http_method_names = ["get"]
+
+    def get(self, request, slug):
+        tournament = self.tournament
+        stages = {s.kind: s for s in tournament.stages.all()}
+        qualifying = stages.get(Stage.Kind.QUALIFYING)
+        semi = stages.get(Stage.Kind.SEMI_FINAL)
+        qualifiers, records = [], []
+        if qualifying is not None:
+            qualifiers = list(qualifying.qualifiers.select_related("player"))
+            if qualifiers:
+                records = list(RollOffRecord.objects.filter(stage=qualifying))
+        names = player_names(roll_off_player_ids(records))
+        final = final_of(tournament)
+        semi_group, semi_note = None, ""
+        if semi is not None and final is not None:
+            semi.tournament = tournament
+            semi_group, semi_note = semi_results(semi, player_names)
+        context = {
+            "tournament": tournament,
+            "perms_here": permissions_of(request.user, tournament),
+            "qualifying": qualifying,
+            "pods": qualifying_results(qualifiers, records, names),
+            "semifinalists": len(qualifiers),
+            "semi": semi,
+            "semi_group": semi_group,
+            "semi_note": semi_note,
+            "final": final,
+            "shown": final_shown(final) if final is not None else None,
+        }
+        return TemplateResponse(request, "scoring/results/results.html", context)
+
+
+urlpatterns = [
+    path("t/<slug:slug>/results/", ResultsView.as_view(), name="results"),
+]

@@ -1,0 +1,154 @@
+"""In Chromium: an admin at the prize table finds a winner, pays them (present, photo ID
+checked), sees it in the ledger, and cannot pay the same prize twice; on a phone too."""
+
+from urllib.parse import urlsplit
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from tests.factories import PASSWORD, UserFactory, grant
+from tournaments.models import Payout, PrizeAward
+from tournaments.prizes import OVERALL
+from tournaments.services import prizes, rehearsal
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SCREENSHOTS = "/tmp/prize-table-{}.png"
+
+
+def log_in(page, user, next_url):
+    page.goto(f"{reverse('login')}?next={next_url}")
+    page.locator("#id_username").fill(user.username)
+    page.locator("#id_password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(lambda url: urlsplit(url).path == next_url)
+
+
+def awarded_event(monkeypatch):
+    """24 players played and verified; the mesquite prizes awarded, nothing paid yet."""
+    monkeypatch.setattr(rehearsal, "award_and_pay", lambda *args, **kwargs: {})
+    tournament = rehearsal.rehearse(players=24, preset="mesquite", seed=2).tournament
+    organiser = get_user_model().objects.get(username="organiser")
+    prizes.load_template(tournament, "mesquite", actor=organiser)
+    totals = [t for t in prizes.player_totals(tournament, "qualifying") if t.eligible]
+    for category in tournament.prize_categories.filter(measure="judged"):
+        if category.scope == "pod":
+            for pod in sorted({t.pod for t in totals}):
+                first = next(t.player for t in totals if t.pod == pod)
+                prizes.nominate(category, str(pod), [first], actor=organiser)
+        else:
+            prizes.nominate(category, OVERALL, [1], actor=organiser)
+    while pending := prizes.plan_prizes(tournament).pending:
+        for tie in pending:
+            prizes.record_prize_roll_off(tournament, tie.key, actor=organiser)
+    prizes.award(tournament, actor=organiser)
+    admin = UserFactory(username="prize-admin")
+    grant(tournament, admin, "admin")
+    return tournament, admin
+
+
+def test_admin_pays_a_winner_once_and_the_ledger_shows_it(page, monkeypatch):
+    from playwright.sync_api import expect
+
+    tournament, admin = awarded_event(monkeypatch)
+    award = PrizeAward.objects.filter(tournament=tournament, category__key="buncos").first()
+    player = award.player
+    table = reverse("payouts", args=[tournament.slug])
+    log_in(page, admin, table)
+    expect(page.locator(".share")).to_have_count(
+        PrizeAward.objects.filter(tournament=tournament).count()
+    )
+
+    # Find the winner by part of their name.
+    surname = player.name.split()[-1]
+    page.get_by_label("Winner's name or registration code").fill(surname)
+    page.get_by_role("button", name="Find").click()
+    row = page.locator(f"#award-{award.pk}")
+    expect(row).to_contain_text(player.name)
+    expect(row).to_contain_text("$100.00")
+    expect(row.locator(".status")).to_have_text("Unpaid")
+
+    # A second admin's tab has the same pay page open already.
+    other = page.context.new_page()
+    pay_url = reverse("payout-pay", args=[tournament.slug, award.pk])
+    other.goto(pay_url)
+
+    row.get_by_role("link", name="Pay").click()
+    expect(page.locator("#pay-winner")).to_have_text(player.name)
+    expect(page.locator("#pay-code")).to_have_text(player.code)
+    expect(page.locator("#pay-amount")).to_have_text("$100.00")
+    # Without the boxes ticked: nothing is paid, and the page says why.
+    page.get_by_role("button", name="Pay $100.00").click()
+    expect(page.locator("#pay-error")).to_contain_text("Not paid. Tick both boxes")
+    expect(page.get_by_text("Tick this box: the winner must be here in person.")).to_be_visible()
+    assert not Payout.objects.exists()
+    page.get_by_label("The winner is here in person").check()
+    page.get_by_label("I checked their photo ID").check()
+    page.get_by_role("button", name="Pay $100.00").click()
+    page.wait_for_url(lambda url: urlsplit(url).path == table)
+    expect(page.locator(".alert-success")).to_contain_text(f"Paid $100.00 to {player.name}")
+    expect(page.locator(f"#award-{award.pk} .status")).to_contain_text("✓ Paid by prize-admin at")
+    payout = Payout.objects.get()
+    assert (payout.award, payout.paid_by, payout.id_checked) == (award, admin, True)
+
+    # The other tab presses Pay too: refused, with who paid; still one payment.
+    other.get_by_label("The winner is here in person").check()
+    other.get_by_label("I checked their photo ID").check()
+    other.get_by_role("button", name="Pay $100.00").click()
+    expect(other.locator("#pay-error")).to_contain_text(
+        f"Already paid: $100.00 to {player.name} by prize-admin at"
+    )
+    # Re-opening the pay page says so, and there is no Pay button any more.
+    other.goto(pay_url)
+    expect(other.locator("#already-paid")).to_contain_text("Already paid")
+    expect(other.get_by_role("button", name="Pay $100.00")).to_have_count(0)
+    assert Payout.objects.count() == 1
+
+    # The ledger shows the payment and the paid total.
+    page.get_by_role("link", name="Ledger").first.click()
+    expect(page.locator("#paid")).to_have_text("$100.00")
+    events = page.locator("#ledger-events tbody tr")
+    expect(events).to_have_count(1)
+    expect(events.first).to_contain_text(player.name)
+    expect(events.first).to_contain_text("prize-admin")
+    buncos = page.locator('#ledger-lines tr[data-key="buncos"]')
+    expect(buncos).to_contain_text("$200.00")  # two pods, one paid
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.screenshot(path=SCREENSHOTS.format("ledger-1280"), full_page=True)
+
+
+def test_prize_table_on_a_phone(phone_page, monkeypatch):
+    from playwright.sync_api import expect
+
+    page = phone_page
+    tournament, admin = awarded_event(monkeypatch)
+    paid = PrizeAward.objects.filter(tournament=tournament, category__key="minis").first()
+    payout = prizes.pay(paid, actor=admin, present=True, id_checked=True)
+    prizes.void(payout, actor=admin, reason="Paid before the cards were checked")
+    prizes.pay(paid, actor=admin, present=True, id_checked=True)
+    table = reverse("payouts", args=[tournament.slug])
+    log_in(page, admin, table)
+    expect(page.locator(".share")).to_have_count(
+        PrizeAward.objects.filter(tournament=tournament).count()
+    )
+    # Nothing is wider than the phone.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=SCREENSHOTS.format("phone"), full_page=False)
+    page.get_by_label("Winner's name or registration code").fill(paid.player.code)
+    page.get_by_role("button", name="Find").tap()
+    row = page.locator(f"#award-{paid.pk}")
+    expect(row).to_contain_text("✓ Paid by prize-admin")
+    expect(row.locator(".voided")).to_contain_text("Paid before the cards were checked")
+    page.screenshot(path=SCREENSHOTS.format("phone-search"), full_page=True)
+    unpaid = PrizeAward.objects.filter(tournament=tournament, category__key="wins").first()
+    page.goto(reverse("payout-pay", args=[tournament.slug, unpaid.pk]))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=SCREENSHOTS.format("phone-pay"), full_page=True)
+    # The ledger fits the phone too, the void included.
+    page.goto(reverse("ledger", args=[tournament.slug]))
+    expect(page.locator('#ledger-events tr[data-kind="voided"]')).to_contain_text(
+        "Paid before the cards were checked"
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=SCREENSHOTS.format("phone-ledger"), full_page=True)

@@ -1,0 +1,388 @@
+"""The advancement services: the cut per pod from verified cards, roll-offs entered or rolled
+by the site (every throw stored), saving the qualifiers, the final table's four seats with
+replayable seeds, and the grand prize throws.
+
+Events are played through the rehearsal's own steps (the simulator's dice), stopping where a
+test needs them; the seeds below were picked with `simulate_stage` for the ties they give.
+"""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+
+import pytest
+
+from scoring.rules import RuleError
+from scoring.rules.advancement import FinalSeat as EngineSeat
+from scoring.rules.advancement import Standing, final_seats, settle
+from scoring.services import cards as card_service
+from tournaments.models import FinalTable, FinalThrow, Qualifier, RollOffRecord, Stage, Tournament
+from tournaments.services import advancement
+from tournaments.services import stages as stage_service
+from tournaments.services.errors import UserFacingError
+from tournaments.services.rehearsal import (
+    PODS_PER_STAFF,
+    _staff_accounts,
+    create_event,
+    derived_seed,
+    pod_seeds,
+    rehearse,
+    settle_roll_offs,
+    staff_pods,
+)
+from tournaments.services.rehearsal import play_stage as play_whole_stage
+
+pytestmark = pytest.mark.django_db
+
+# 24 players, seed 2: in pod 1 players 12 and 16 share the most wins (12), and among the
+# rest players 1 and 14 share the most buncos (2) whoever wins the first roll-off.
+TIES_SEED = 2
+# 12 players, seed 3: player 11 has the most wins (13) and the most buncos (4) alone; the
+# next in buncos is player 6 alone (2).
+TOP_BOTH_SEED = 3
+
+
+# --- setting up events ------------------------------------------------------------------------
+
+
+def played_qualifying(players: int, seed: int, *, slug: str | None = None, **settings):
+    """Registered, drawn, played and every card verified: ready for the cut, nothing saved."""
+    tournament, organiser = create_event(
+        players=players, preset="classic", seed=seed, slug=slug or f"adv-{players}-{seed}"
+    )
+    if settings:
+        Tournament.objects.filter(pk=tournament.pk).update(**settings)
+        tournament.refresh_from_db()
+    stage = stage_service.draw_qualifying(
+        tournament, actor=organiser, seed=seed, spread_groups=False
+    )
+    staff = _staff_accounts(tournament, max(1, -(-stage.pods.count() // PODS_PER_STAFF)))
+    staff_pods(stage, staff, organiser)
+    seeds = {n: random.Random(s) for n, s in enumerate(pod_seeds(players, seed), start=1)}
+    play_whole_stage(stage, seeds, organiser=organiser, last=stage.round_count)
+    stage.refresh_from_db()
+    pks = sorted(tournament.players.values_list("pk", flat=True))
+    return SimpleNamespace(
+        tournament=tournament,
+        organiser=organiser,
+        stage=stage,
+        staff=staff,
+        seed=seed,
+        pk=lambda n: pks[n - 1],  # the simulator's player n
+    )
+
+
+def semi_played(event) -> Stage:
+    """Qualifiers saved (roll-offs on screen), the semi-final drawn, played and verified."""
+    settle_roll_offs(event.stage, organiser=event.organiser, seed=event.seed)
+    advancement.save_qualifiers(event.stage, actor=event.organiser)
+    semi = advancement.draw_semi_final(
+        event.tournament, actor=event.organiser, seed=derived_seed(event.seed, "semi-draw")
+    )
+    staff_pods(semi, event.staff, event.organiser)
+    seeds = {
+        pod.number: random.Random(derived_seed(event.seed, "semi", pod.number))
+        for pod in semi.pods.all()
+    }
+    play_whole_stage(semi, seeds, organiser=event.organiser, last=semi.round_count)
+    semi.refresh_from_db()
+    return semi
+
+
+def seated_final(seed: int = 7, players: int = 24) -> tuple[SimpleNamespace, FinalTable]:
+    event = played_qualifying(players, seed)
+    semi = semi_played(event)
+    settle_roll_offs(semi, organiser=event.organiser, seed=seed)
+    final = advancement.seat_final(event.tournament, actor=event.organiser, seed=4242)
+    return event, final
+
+
+def plan_of(stage, group: str) -> advancement.GroupPlan:
+    return next(p for p in advancement.plan_stage(stage) if p.group == group)
+
+
+def unverify(stage, player_pk, actor) -> None:
+    """A new, unconfirmed version of a verified card: the card is no longer verified."""
+    cards = card_service.load_stage(stage)
+    current = cards.versions[player_pk][-1]
+    card_service.enter_card(
+        stage,
+        cards.players[player_pk],
+        card_service.card_of(current),
+        actor=actor,
+        base_version=current.version,
+    )
+
+
+# --- the cut and its roll-offs ------------------------------------------------------------------
+
+
+def test_ties_at_both_cuts_settled_by_entered_and_site_rolled_dice():
+    event = played_qualifying(24, TIES_SEED)
+    stage, organiser, pk = event.stage, event.organiser, event.pk
+
+    plan = plan_of(stage, "1")
+    assert plan.result is None and not plan.blocked
+    (tie,) = plan.pending
+    assert (tie.category_key, tie.value, tie.players) == ("wins", 12, (pk(12), pk(16)))
+
+    # The first roll-off: staff type the dice thrown at the table, a tie and a re-throw.
+    record = advancement.record_roll_off(stage, "1", "wins", actor=organiser, faces=[3, 3, 2, 5])
+    assert record.source == RollOffRecord.Source.ENTERED and record.seed is None
+    assert record.faces == [3, 3, 2, 5]
+    assert record.rounds == [{str(pk(12)): 3, str(pk(16)): 3}, {str(pk(12)): 2, str(pk(16)): 5}]
+    assert record.winners == [pk(16)] and record.players == [pk(12), pk(16)]
+    assert record.recorded_by == organiser
+
+    # Only then is the buncos tie known (the wins winner is left out of the buncos list).
+    (tie,) = plan_of(stage, "1").pending
+    assert (tie.category_key, tie.value, tie.players) == ("buncos", 2, (pk(1), pk(14)))
+    record = advancement.record_roll_off(stage, "1", "buncos", actor=organiser, seed=1234)
+    assert record.source == RollOffRecord.Source.SITE and record.seed == 1234
+    replay = settle(tie, random.Random(1234))
+    assert record.rounds == [
+        {str(p): face for p, face in throw.items()} for throw in replay.roll_off.rounds
+    ]
+    assert record.faces == [face for throw in replay.roll_off.rounds for face in throw.values()]
+    assert record.winners == list(replay.winners)
+
+    result = plan_of(stage, "1").result
+    assert [(q.player, q.category_key, q.value, q.via_roll_off) for q in result.qualifiers] == [
+        (pk(16), "wins", 12, True),
+        (record.winners[0], "buncos", 2, True),
+    ]
+    assert [r.tie.category_key for r in result.roll_offs] == ["wins", "buncos"]
+    with pytest.raises(UserFacingError, match="not needed"):
+        advancement.record_roll_off(stage, "1", "wins", actor=organiser, faces=[6, 1])
+    assert RollOffRecord.objects.filter(stage=stage).count() == 2
+
+
+@pytest.mark.parametrize(
+    "faces, message",
+    [
+        ([4, 4], "Ran out of entered dice"),
+        ([4, 4, 5], "Ran out of entered dice"),
+        ([5, 2, 6], "3 dice were entered .* decided after 2"),
+        ([7, 2], "1 to 6"),
+    ],
+)
+def test_entered_dice_that_do_not_settle_the_tie_are_refused_and_nothing_is_saved(faces, message):
+    event = played_qualifying(24, TIES_SEED)
+    with pytest.raises(UserFacingError, match=message):
+        advancement.record_roll_off(event.stage, "1", "wins", actor=event.organiser, faces=faces)
+    assert not RollOffRecord.objects.exists()
+    assert plan_of(event.stage, "1").pending[0].category_key == "wins"
+
+
+@pytest.mark.parametrize("top_both", ["next_in_line", "empty_seat"])
+def test_a_player_topping_both_lists(top_both):
+    event = played_qualifying(12, TOP_BOTH_SEED, top_both=top_both)
+    pk = event.pk
+    result = plan_of(event.stage, "1").result
+    assert not result.roll_offs
+    seats = [(q.player, q.category_key, q.value) for q in result.qualifiers]
+    if top_both == "next_in_line":
+        # The buncos seat goes to the next in buncos.
+        assert seats == [(pk(11), "wins", 13), (pk(6), "buncos", 2)]
+        assert result.empty_seats == ()
+    else:
+        # They take one seat; the buncos seat stays empty, and says why.
+        assert seats == [(pk(11), "wins", 13)]
+        (empty,) = result.empty_seats
+        assert (empty.category_key, empty.player) == ("buncos", pk(11))
+        assert empty.reason == "Already advances for Most wins"
+
+
+def test_an_unverified_pod_blocks_advancement_with_the_reason():
+    event = played_qualifying(24, TIES_SEED)
+    stage = event.stage
+    cards = card_service.load_stage(stage)
+    unverify(stage, cards.in_pod(2)[0], event.organiser)
+
+    plan = plan_of(stage, "2")
+    assert plan.result is None and plan.pending == ()
+    assert plan.blocked == "Not verified: 11 of 12 cards verified."
+    settle_roll_offs(stage, organiser=event.organiser, seed=1)  # pod 1 can still be settled
+    assert plan_of(stage, "1").result is not None
+    with pytest.raises(UserFacingError, match="1 group.* not ready. Pod 2: Not verified: 11 of 12"):
+        advancement.save_qualifiers(stage, actor=event.organiser)
+    assert not Qualifier.objects.exists()
+
+
+def test_save_qualifiers_refused_until_ready_then_saves_once():
+    event = played_qualifying(24, TIES_SEED)
+    stage, organiser = event.stage, event.organiser
+    with pytest.raises(UserFacingError, match="Pod 1: Most wins needs a roll-off"):
+        advancement.save_qualifiers(stage, actor=organiser)
+    assert not Qualifier.objects.exists()
+
+    settle_roll_offs(stage, organiser=organiser, seed=5)
+    rows = advancement.save_qualifiers(stage, actor=organiser)
+    saved = list(Qualifier.objects.filter(from_stage=stage).order_by("group", "category_key"))
+    assert len(rows) == len(saved) == 4
+    assert [(q.group, q.category_key) for q in saved] == [
+        ("Pod 1", "buncos"),
+        ("Pod 1", "wins"),
+        ("Pod 2", "buncos"),
+        ("Pod 2", "wins"),
+    ]
+    pod1 = {q.category_key: q for q in saved if q.group == "Pod 1"}
+    assert pod1["wins"].via_roll_off and pod1["buncos"].via_roll_off
+    assert pod1["wins"].player_id in (event.pk(12), event.pk(16))
+    assert all(q.saved_by == organiser for q in saved)
+
+    with pytest.raises(UserFacingError, match="already saved"):
+        advancement.save_qualifiers(stage, actor=organiser)
+    assert Qualifier.objects.count() == 4
+
+
+def test_save_refused_while_rounds_are_open():
+    r = rehearse(players=12, preset="classic", seed=4, stop_after_round=3)
+    stage = Stage.objects.get(tournament=r.tournament, kind="qualifying")
+    with pytest.raises(UserFacingError, match="Every round of the stage must be closed first"):
+        advancement.save_qualifiers(stage, actor=r.tournament.created_by)
+
+
+# --- the final table ----------------------------------------------------------------------------
+
+
+def test_four_seats_by_their_rules_with_a_seed_that_replays_the_draw():
+    event, final = seated_final()
+    tournament = event.tournament
+    semi = final.semi_stage
+    seats = list(final.seats.order_by("seat"))
+    assert [s.reason for s in seats] == [
+        "Most wins in the semi-final",
+        "Most buncos in the semi-final",
+        "Drawn from the other semi-finalists",
+        "Wild card drawn from all participants",
+    ]
+    assert final.seed == 4242
+    semifinalists = set(
+        Qualifier.objects.filter(from_stage__kind="qualifying").values_list("player_id", flat=True)
+    )
+    assert {s.player_id for s in seats[:3]} <= semifinalists
+    assert seats[0].pool == [] and seats[1].pool == []
+    # Seat 3: drawn from the semi-finalists not already seated, kept as a sorted pool.
+    assert seats[2].pool == sorted(semifinalists - {seats[0].player_id, seats[1].player_id})
+    assert seats[2].player_id in seats[2].pool
+    # Seat 4: everyone present but the three already seated.
+    present = advancement.present_participants(tournament)
+    assert seats[3].pool == sorted(set(present) - {s.player_id for s in seats[:3]})
+    assert seats[3].player_id in seats[3].pool
+    for s in seats:
+        if s.player_id in semifinalists:
+            assert s.path == advancement.path_of(tournament, s.player_id) != ""
+
+    # Replaying the stored seed with the same standings and roll-off dice gives the same table.
+    cards = card_service.load_stage(semi)
+    standings = advancement.standings_of(cards, sorted(cards.pod_of))
+    dice = {r.category_key: list(r.faces) for r in semi.roll_offs.all()}
+    replay = final_seats(
+        standings,
+        advancement.advancement_rules(tournament, semi=True),
+        present,
+        random.Random(final.seed),
+        semi_group_id=advancement.SEMI_GROUP,
+        dice=dice,
+    )
+    assert [(s.seat, s.player, s.reason, list(s.pool)) for s in replay.seats] == [
+        (s.seat, s.player_id, s.reason, s.pool) for s in seats
+    ]
+    with pytest.raises(UserFacingError, match="already seated"):
+        advancement.seat_final(tournament, actor=event.organiser)
+
+
+def test_the_wild_card_is_never_a_player_already_at_the_final_table():
+    # Six semi-finalists and only one other participant present: whatever the seed, the
+    # wild card is drawn from the players not yet seated.
+    standings = [Standing(p, wins=10 - p, buncos=p % 3) for p in range(1, 7)]
+    rules = advancement.AdvancementRules()
+    for seed in range(300):
+        table = final_seats(standings, rules, range(1, 8), random.Random(seed))
+        seated = [s.player for s in table.seats[:3]]
+        wild = table.seats[3]
+        assert isinstance(wild, EngineSeat) and wild.player not in seated
+        assert not set(wild.pool) & set(seated)
+        assert len(set(table.players)) == 4
+    # Everyone present but the three seated is in the pool, and nobody else.
+    for seed in range(50):
+        table = final_seats(standings[:4], rules, [1, 2, 3, 4, 5], random.Random(seed))
+        seated = set(table.players[:3])
+        assert table.seats[3].pool == tuple(sorted({1, 2, 3, 4, 5} - seated))
+    # Nobody left: refused rather than seating someone twice.
+    with pytest.raises(RuleError, match="nobody is left for the wild card"):
+        final_seats(standings[:3], rules, [1, 2, 3], random.Random(0))
+
+
+def test_the_order_roll_and_entered_throws_reach_a_winner_then_throws_are_refused():
+    event, final = seated_final()
+    organiser = event.organiser
+    seat = dict(final.seats.values_list("seat", "player_id"))
+    with pytest.raises(UserFacingError, match="Roll for the order of play first"):
+        advancement.throw(final, actor=organiser, dice=(1, 2, 3))
+
+    # Seats 1 and 2 both throw a 3 and throw again; the lowest die throws first.
+    with pytest.raises(UserFacingError, match="Not enough dice"):
+        advancement.roll_for_order(final, actor=organiser, faces=[3, 3, 5, 6])
+    final.refresh_from_db()
+    assert final.order == []
+    final = advancement.roll_for_order(final, actor=organiser, faces=[3, 3, 5, 6, 4, 2])
+    assert final.order == [seat[2], seat[1], seat[3], seat[4]]
+    assert final.order_faces == [3, 3, 5, 6, 4, 2]
+    with pytest.raises(UserFacingError, match="already decided"):
+        advancement.roll_for_order(final, actor=organiser, faces=[1, 2, 3, 4])
+
+    with pytest.raises(UserFacingError, match="three dice, each 1 to 6"):
+        advancement.throw(final, actor=organiser, dice=(1, 7, 2))
+    for dice in [(1, 2, 3), (4, 4, 5), (6, 1, 6), (2, 3, 2), (5, 2, 1)]:
+        advancement.throw(final, actor=organiser, dice=dice)
+    made = advancement.throw(final, actor=organiser, dice=(4, 4, 4))
+    final.refresh_from_db()
+    assert made.number == 6 and made.player_id == seat[1]  # the order goes round: 2,1,3,4,2,1
+    assert final.winner_id == seat[1] and final.finished_at is not None
+    assert [t.player_id for t in final.throws.order_by("number")] == [
+        seat[2],
+        seat[1],
+        seat[3],
+        seat[4],
+        seat[2],
+        seat[1],
+    ]
+    with pytest.raises(UserFacingError, match="already won"):
+        advancement.throw(final, actor=organiser, dice=(1, 1, 1))
+    with pytest.raises(UserFacingError, match="already won"):
+        advancement.throw(final, actor=organiser)
+    assert FinalThrow.objects.filter(final=final).count() == 6
+
+
+def test_site_rolled_order_and_throws_replay_from_the_stored_seed():
+    event, final = seated_final()
+    final = advancement.roll_for_order(final, actor=event.organiser)
+    assert final.dice_seed is not None
+    made = advancement.throw(final, actor=event.organiser)
+    rng = random.Random(f"{final.dice_seed}:1")
+    assert made.dice == [rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6)]
+
+
+def test_no_roll_off_before_every_round_is_closed():
+    """Cards can agree with the tables (and so be verified) after a few rounds; a roll-off
+    recorded then would no longer fit the tie of the finished stage, and a record cannot be
+    taken back, so roll-offs wait for the end of the stage."""
+    r = rehearse(players=12, preset="classic", seed=4, stop_after_round=3)
+    tournament = r.tournament
+    stage = Stage.objects.get(tournament=tournament, kind="qualifying")
+    organiser = tournament.created_by
+    cards = card_service.load_stage(stage)
+    staff = stage.pods.get().staff.order_by("username").first()
+    for pid in cards.in_pod(1):
+        player = cards.players[pid]
+        card_service.enter_card(stage, player, cards.records[pid], actor=staff, base_version=0)
+        card_service.confirm_card(stage, player, actor=organiser, version=1)
+    (plan,) = advancement.plan_stage(stage)
+    assert not plan.blocked and plan.pending  # verified so far, and tied after three rounds
+    tie = plan.pending[0]
+    with pytest.raises(UserFacingError, match="once every round of the stage is closed"):
+        advancement.record_roll_off(stage, "1", tie.category_key, actor=organiser, seed=1)
+    assert not RollOffRecord.objects.exists()

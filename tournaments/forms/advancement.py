@@ -1,0 +1,128 @@
+"""Forms of the advancement and final table pages: they only read dice and seeds.
+
+Whether the dice entered settle a roll-off (too few, a spare one) is the service's and the
+engine's decision, and their message says what is wrong; these forms only check that every
+die is a face from 1 to 6.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+
+from ..models import Stage
+from .stages import MAX_SEED
+
+FACE_ERROR = "Each die is a number from 1 to 6."
+
+
+def parse_faces(text: str) -> list[int]:
+    """ "4 2, 6" -> [4, 2, 6]; anything but faces 1..6 is refused."""
+    parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
+    if any(not p.isdigit() or not 1 <= int(p) <= 6 for p in parts):
+        raise forms.ValidationError(FACE_ERROR)
+    return [int(p) for p in parts]
+
+
+class DiceInput(forms.TextInput):
+    """Several inputs with one name (one per player, in throw order): the values as a list."""
+
+    def value_from_datadict(self, data, files, name):
+        getlist = getattr(data, "getlist", None)
+        return getlist(name) if getlist else data.get(name, [])
+
+
+class FirstThrowField(forms.Field):
+    """The first throw, one input per player: [] when nothing was typed."""
+
+    widget = DiceInput
+
+    def to_python(self, value):
+        values = [str(v).strip() for v in (value or [])]
+        if not any(values):
+            return []
+        if not all(values):
+            raise forms.ValidationError("Enter every player's die of the first throw.")
+        return parse_faces(" ".join(values))
+
+
+class SeedForm(forms.Form):
+    seed = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_SEED,
+        help_text="Leave empty for a random seed; enter a stored seed to replay a draw.",
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+
+class DiceForm(forms.Form):
+    """One die per player in the order listed, then any re-throws among those still tied.
+
+    With `roll` set the site rolls instead, and the dice fields are ignored.
+    """
+
+    first = FirstThrowField(required=False)
+    rethrows = forms.CharField(required=False, max_length=200)
+    roll = forms.BooleanField(required=False)
+
+    def clean_rethrows(self):
+        return parse_faces(self.cleaned_data["rethrows"])
+
+    def clean(self):
+        data = super().clean()
+        if data.get("roll"):  # the site rolls: whatever was typed is not used
+            for name in ("first", "rethrows"):
+                self.errors.pop(name, None)
+            return data
+        if not self.errors and not data.get("first"):
+            raise forms.ValidationError("Enter the dice, or roll on screen.")
+        return data
+
+    @property
+    def faces(self) -> list[int] | None:
+        """The dice in throw order, or None when the site is to roll."""
+        if self.cleaned_data.get("roll"):
+            return None
+        return [*self.cleaned_data["first"], *self.cleaned_data["rethrows"]]
+
+
+class RollOffForm(DiceForm):
+    stage = forms.ChoiceField(
+        choices=[(Stage.Kind.QUALIFYING, "qualifying"), (Stage.Kind.SEMI_FINAL, "semi-final")]
+    )
+    group = forms.CharField(max_length=30)
+    category = forms.CharField(max_length=20)
+
+
+class StageChoiceForm(forms.Form):
+    stage = forms.ChoiceField(
+        choices=[(Stage.Kind.QUALIFYING, "qualifying"), (Stage.Kind.SEMI_FINAL, "semi-final")]
+    )
+
+
+class ThrowForm(forms.Form):
+    """The next finalist's three dice, or `roll` for the site; `number` guards double taps."""
+
+    number = forms.IntegerField(min_value=1)
+    die1 = forms.IntegerField(required=False, min_value=1, max_value=6)
+    die2 = forms.IntegerField(required=False, min_value=1, max_value=6)
+    die3 = forms.IntegerField(required=False, min_value=1, max_value=6)
+    roll = forms.BooleanField(required=False)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("roll"):
+            return data
+        dice = [data.get(f"die{n}") for n in (1, 2, 3)]
+        if any(d is None for d in dice) and not any(f"die{n}" in self.errors for n in (1, 2, 3)):
+            raise forms.ValidationError("Enter all three dice, each 1 to 6.")
+        return data
+
+    @property
+    def dice(self) -> tuple[int, int, int] | None:
+        data = self.cleaned_data
+        if data.get("roll"):
+            return None
+        return (data["die1"], data["die2"], data["die3"])

@@ -1,0 +1,310 @@
+"""Forms of the prize pages: the prize list, judges' picks, roll-off dice, paying and voiding.
+
+They check what was typed; who wins is the engine's decision (through the service) and a
+category is checked by the engine's own `PrizeCategory`, whose message the form shows.
+The prize list has no service of its own, so `CategoryForm.save` writes the category and
+its audit entry in one transaction.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from django import forms
+from django.db import transaction
+from django.utils.text import slugify
+
+from scoring.rules import RuleError
+
+from ..models import PrizeCategory
+from ..prizes import PrizeCategory as EngineCategory
+from ..services import audit
+
+MAX_PLACES = 20
+MAX_DOLLARS = Decimal("100000")
+FACE_ERROR = "Each die is a number from 1 to 6."
+
+
+def dollars(cents: int) -> str:
+    """12345 -> "$123.45"; a negative amount keeps its sign in front: "-$5.00"."""
+    sign = "-" if cents < 0 else ""
+    return f"{sign}${Decimal(abs(cents)) / 100:,.2f}"
+
+
+def amounts_text(cents: list[int]) -> str:
+    """What the amounts field shows for stored amounts: "100, 50" or "12.50"."""
+    return ", ".join(f"{c // 100}" if c % 100 == 0 else f"{Decimal(c) / 100:.2f}" for c in cents)
+
+
+def parse_amounts(text: str) -> list[int]:
+    """ "100, 50" -> [10000, 5000]: dollars per place, 1st first, comma-separated."""
+    parts = [p.strip() for p in re.split(r"[,;]", text)]
+    if not any(parts):
+        raise forms.ValidationError("Give at least one amount, e.g. 100 or 100, 50.")
+    if not all(parts):
+        raise forms.ValidationError("Separate the places' amounts by single commas: 100, 50.")
+    cents = []
+    for part in parts:
+        raw = part.removeprefix("$").strip()
+        try:
+            value = Decimal(raw)
+        except InvalidOperation:
+            raise forms.ValidationError(
+                f"{part!r} is not an amount in dollars (write 100, or 12.50; no thousands "
+                "separators)."
+            ) from None
+        if not value.is_finite() or value < 0 or value > MAX_DOLLARS:
+            raise forms.ValidationError(f"Each amount is between $0 and ${MAX_DOLLARS:,}.")
+        if value != value.quantize(Decimal("0.01")):
+            raise forms.ValidationError(f"{part}: amounts are in whole cents.")
+        cents.append(int(value * 100))
+    if len(cents) > MAX_PLACES:
+        raise forms.ValidationError(f"At most {MAX_PLACES} places.")
+    return cents
+
+
+def _choices(name: str):
+    return PrizeCategory._meta.get_field(name).choices
+
+
+class CategoryForm(forms.Form):
+    label = forms.CharField(max_length=80, help_text='As printed, e.g. "Most Buncos".')
+    measure = forms.ChoiceField(label="Won by", choices=_choices("measure"))
+    scope = forms.ChoiceField(
+        choices=_choices("scope"),
+        help_text="Per pod pays a winner in every pod; best pod shares the prize among the "
+        "winning pod's players.",
+    )
+    stage_kind = forms.ChoiceField(label="Counted over", choices=_choices("stage_kind"))
+    amounts = forms.CharField(
+        label="Amount per place ($)",
+        max_length=200,
+        help_text="In dollars, 1st place first, separated by commas: 100, 50 pays two places.",
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
+    )
+    tie_policy = forms.ChoiceField(label="Ties", choices=_choices("tie_policy"))
+    priority = forms.IntegerField(
+        min_value=0,
+        max_value=32767,
+        initial=0,
+        help_text="Lower is awarded first; matters when a player may win only one prize.",
+    )
+
+    def __init__(self, *args, tournament, instance: PrizeCategory | None = None, **kwargs):
+        self.tournament = tournament
+        self.instance = instance
+        if instance is not None and "initial" not in kwargs:
+            kwargs["initial"] = {
+                "label": instance.label,
+                "measure": instance.measure,
+                "scope": instance.scope,
+                "stage_kind": instance.stage_kind,
+                "amounts": amounts_text(instance.amounts_cents),
+                "tie_policy": instance.tie_policy,
+                "priority": instance.priority,
+            }
+        super().__init__(*args, **kwargs)
+
+    def clean_label(self):
+        label = " ".join(self.cleaned_data["label"].split())
+        if not slugify(label):
+            raise forms.ValidationError("Use some letters or digits in the name.")
+        return label
+
+    def clean_amounts(self):
+        return parse_amounts(self.cleaned_data["amounts"])
+
+    @property
+    def key(self) -> str:
+        """A new category's key, from its name; an existing one keeps its key (dice use it)."""
+        if self.instance is not None:
+            return self.instance.key
+        base = slugify(self.cleaned_data["label"])[:34].strip("-") or "prize"
+        taken = set(self.tournament.prize_categories.values_list("key", flat=True))
+        key, n = base, 2
+        while key in taken:
+            key, n = f"{base}-{n}", n + 1
+        return key
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        if data["measure"] == "traveling_holder" and data["scope"] == "pod":
+            raise forms.ValidationError(
+                "The traveling item has one holder at the end of the event: choose Overall."
+            )
+        try:
+            EngineCategory(
+                key=self.key,
+                label=data["label"],
+                measure=data["measure"],
+                scope=data["scope"],
+                amounts_cents=tuple(data["amounts"]),
+                tie_policy=data["tie_policy"],
+                priority=data["priority"],
+            )
+        except RuleError as exc:
+            raise forms.ValidationError(str(exc)) from None
+        return data
+
+    @transaction.atomic
+    def save(self, *, actor) -> PrizeCategory:
+        data = self.cleaned_data
+        fields = {
+            "label": data["label"],
+            "measure": data["measure"],
+            "scope": data["scope"],
+            "stage_kind": data["stage_kind"],
+            "amounts_cents": data["amounts"],
+            "tie_policy": data["tie_policy"],
+            "priority": data["priority"],
+        }
+        if self.instance is None:
+            category = PrizeCategory.objects.create(
+                tournament=self.tournament, key=self.key, **fields
+            )
+            action, summary = "prizes.category_added", f"Prize category {category.label} added"
+        else:
+            category = self.instance
+            for name, value in fields.items():
+                setattr(category, name, value)
+            category.save()
+            action, summary = "prizes.category_changed", f"Prize category {category.label} changed"
+        audit.record(
+            action,
+            summary,
+            actor=actor,
+            tournament=self.tournament,
+            target=category,
+            data={**fields, "key": category.key},
+        )
+        return category
+
+
+class TemplateForm(forms.Form):
+    name = forms.ChoiceField(label="Rule sheet")
+
+    def __init__(self, *args, templates: list[tuple[str, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["name"].choices = templates
+
+
+class SwitchForm(forms.Form):
+    value = forms.ChoiceField(choices=[("on", "on"), ("off", "off")])
+
+    @property
+    def on(self) -> bool:
+        return self.cleaned_data["value"] == "on"
+
+
+class NominationForm(forms.Form):
+    """A judged prize's winners in one group, 1st place first; an empty pick clears it."""
+
+    category = forms.IntegerField(widget=forms.HiddenInput)
+    group = forms.CharField(max_length=20, widget=forms.HiddenInput)
+
+    def __init__(self, data, *, allowed: set[int], places: int):
+        super().__init__(data)
+        self.allowed = allowed
+        self.places = places
+        self.picks = [str(v).strip() for v in data.getlist("winner")][:places]
+
+    def clean(self):
+        data = super().clean()
+        winners: list[int] = []
+        gap = False
+        for pick in self.picks:
+            if not pick:
+                gap = True
+                continue
+            if not pick.isdigit() or int(pick) not in self.allowed:
+                raise forms.ValidationError("Choose a winner from the list.")
+            if gap:
+                raise forms.ValidationError("Choose the places in order: 1st place first.")
+            if int(pick) in winners:
+                raise forms.ValidationError("The same winner is chosen twice.")
+            winners.append(int(pick))
+        data["winners"] = winners
+        return data
+
+
+class TravelingForm(forms.Form):
+    player = forms.TypedChoiceField(label="Passed to", coerce=int)
+    round = forms.TypedChoiceField(label="In round", coerce=int, required=False, empty_value=None)
+
+    def __init__(self, *args, players: list[tuple[int, str]], rounds: list[tuple[int, str]], **kw):
+        super().__init__(*args, **kw)
+        self.fields["player"].choices = [("", "Choose the player…"), *players]
+        self.fields["round"].choices = [("", "—"), *rounds]
+
+
+def parse_faces(text: str) -> list[int]:
+    """ "4 2, 6" -> [4, 2, 6]; anything but faces 1..6 is refused."""
+    parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
+    if any(not p.isdigit() or not 1 <= int(p) <= 6 for p in parts):
+        raise forms.ValidationError(FACE_ERROR)
+    return [int(p) for p in parts]
+
+
+class RollOffForm(forms.Form):
+    """A prize roll-off: one die per player in throw order, then any re-throws; or `roll`
+    for the site to roll. Whether the dice decide the tie is the engine's to say."""
+
+    key = forms.CharField(max_length=80, widget=forms.HiddenInput)
+    rethrows = forms.CharField(required=False, max_length=200)
+    roll = forms.BooleanField(required=False)
+
+    def __init__(self, data=None, **kwargs):
+        super().__init__(data, **kwargs)
+        self.first = [str(v).strip() for v in data.getlist("die")] if data is not None else []
+
+    def clean(self):
+        data = super().clean()
+        if data.get("roll"):
+            self.errors.pop("rethrows", None)
+            data["faces"] = None
+            return data
+        if not any(self.first):
+            raise forms.ValidationError("Enter the dice thrown, or roll on screen.")
+        if not all(self.first):
+            raise forms.ValidationError("Enter every player's die of the first throw.")
+        data["faces"] = parse_faces(" ".join(self.first)) + parse_faces(data.get("rethrows") or "")
+        return data
+
+
+class SearchForm(forms.Form):
+    q = forms.CharField(required=False, max_length=100)
+
+    @property
+    def query(self) -> str:
+        if not self.is_valid():
+            return ""
+        return " ".join(self.cleaned_data["q"].split())
+
+
+class PayForm(forms.Form):
+    present = forms.BooleanField(
+        label="The winner is here in person",
+        error_messages={"required": "Tick this box: the winner must be here in person."},
+    )
+    id_checked = forms.BooleanField(
+        label="I checked their photo ID",
+        error_messages={"required": "Tick this box: check the winner's photo ID first."},
+    )
+    q = forms.CharField(required=False, max_length=100, widget=forms.HiddenInput)
+
+
+class VoidForm(forms.Form):
+    reason = forms.CharField(
+        max_length=300,
+        error_messages={"required": "Say why the payment is voided."},
+    )
+    q = forms.CharField(required=False, max_length=100, widget=forms.HiddenInput)
+
+    def clean_reason(self):
+        reason = " ".join(self.cleaned_data["reason"].split())
+        if not reason:
+            raise forms.ValidationError("Say why the payment is voided.")
+        return reason

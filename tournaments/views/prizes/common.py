@@ -1,0 +1,94 @@
+"""What the prize pages share: permission codes, the tabs' mixin, and how places, groups,
+values and the engine's notes are shown.
+
+The engine names players by id in its notes ("Won 1st place in a roll-off with 18, 19");
+`name_ids` puts the players' names in their place for the pages.
+"""
+
+import re
+
+from django.template.response import TemplateResponse
+
+from ...models import Payout, Tournament
+from ...permissions import TournamentPermissionMixin, permissions_of
+from ...prizes import OVERALL
+
+AWARD = "prizes.award"
+PAY = "payouts.pay"
+NOUNS = {
+    "most_buncos": ("bunco", "buncos"),
+    "most_minis": ("mini bunco", "mini buncos"),
+    "most_wins": ("win", "wins"),
+    "most_losses": ("loss", "losses"),
+}
+LOCKED = "Prizes are being paid, so the prize list can no longer change."
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def where(group, pod=None) -> str:
+    """Pod 3, Overall, or the winning pod of a team prize."""
+    if pod is not None:
+        return f"Pod {pod} (team)"
+    return "Overall" if str(group) == OVERALL else f"Pod {group}"
+
+
+def value_text(measure: str, value: int | None) -> str:
+    if value is None:
+        return ""
+    if measure in NOUNS:
+        one, many = NOUNS[measure]
+        return f"{value} {one if value == 1 else many}"
+    if measure == "last_bunco":
+        return f"last bunco in round {value // 1000}, table {value % 1000}"
+    return str(value)
+
+
+_ROLL_OFF_WITH = re.compile(r"(roll-off with )(\d+(?:, \d+)*)")
+_ALREADY_WON = re.compile(r"(^|; )(\d+)( already won )")
+_NOT_ELIGIBLE = re.compile(r"^(\d+)( is not eligible)")
+
+
+def name_ids(text: str, names: dict[int, str]) -> str:
+    """Puts players' names where the engine's notes give their ids, and nowhere else."""
+
+    def name(pid: str) -> str:
+        return names.get(int(pid), pid)
+
+    text = _ROLL_OFF_WITH.sub(lambda m: m[1] + ", ".join(name(p) for p in m[2].split(", ")), text)
+    text = _ALREADY_WON.sub(lambda m: m[1] + name(m[2]) + m[3], text)
+    return _NOT_ELIGIBLE.sub(lambda m: name(m[1]) + m[2], text)
+
+
+def who(scope: str, pid, names: dict[int, str]) -> str:
+    """A roll-off's or a group prize's entrant: a player, or a pod for a best-pod prize."""
+    return f"Pod {pid}" if scope == "pod_group" else names.get(pid, str(pid))
+
+
+def paid_started(tournament: Tournament) -> bool:
+    return Payout.objects.filter(award__tournament=tournament).exists()
+
+
+class PrizePageMixin(TournamentPermissionMixin):
+    """The tournament, the user's codes and the prize pages' tabs."""
+
+    tab = ""
+
+    def context(self, **kwargs):
+        codes = permissions_of(self.request.user, self.tournament)
+        return {
+            "tournament": self.tournament,
+            "perms_here": codes,
+            "tab": self.tab,
+            "can_award": AWARD in codes,
+            "can_pay": PAY in codes,
+            **kwargs,
+        }
+
+    def render(self, template: str, status: int = 200, **kwargs):
+        return TemplateResponse(
+            self.request, f"tournaments/prizes/{template}", self.context(**kwargs), status=status
+        )

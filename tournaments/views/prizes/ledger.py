@@ -1,0 +1,204 @@
+"""The ledger: per category awarded, paid, unpaid and voided; entry fees and what goes to the
+charity; every payment and void; and the same as CSV, neutralised for spreadsheets.
+"""
+
+import csv
+import io
+from dataclasses import dataclass
+
+from django.http import HttpResponse
+from django.utils import timezone
+from django.views.generic import View
+
+from ...forms.prizes import dollars
+from ...models import Payout, PrizeCategory
+from ...permissions import PUBLIC, has_permission
+from ...services import prizes as service
+from ...services.csv_io import neutralise
+from .common import AWARD, PAY, PrizePageMixin, where
+
+
+class LedgerAccessMixin:
+    """Admins and organisers who pay or award prizes: either code opens the ledger."""
+
+    def dispatch(self, request, *args, **kwargs):
+        if not any(has_permission(request.user, self.tournament, c) for c in (PAY, AWARD)):
+            return self.deny()
+        return super().dispatch(request, *args, **kwargs)
+
+
+@dataclass(frozen=True)
+class LedgerRow:
+    label: str
+    awarded: str
+    paid: str
+    unpaid: str
+    voided: str
+    category: PrizeCategory | None = None
+
+
+@dataclass(frozen=True)
+class Event:
+    """A payment or a void, as one line of the ledger's history."""
+
+    kind: str
+    at: object
+    by: str
+    payout: Payout
+
+    @property
+    def amount(self) -> str:
+        return dollars(self.payout.amount_cents)
+
+    @property
+    def where(self) -> str:
+        return where(self.payout.award.scope_group)
+
+
+def ledger_payouts(tournament):
+    return list(
+        Payout.objects.filter(award__tournament=tournament)
+        .select_related("award__player", "award__category", "paid_by", "voided_by")
+        .order_by("paid_at", "id")
+    )
+
+
+class LedgerView(PrizePageMixin, LedgerAccessMixin, View):
+    permission = PUBLIC  # checked in LedgerAccessMixin: payouts.pay or prizes.award
+    http_method_names = ["get"]
+    tab = "ledger"
+
+    def get(self, request, slug):
+        books = service.ledger(self.tournament)
+        payouts = ledger_payouts(self.tournament)
+        events = [Event("Paid", p.paid_at, p.paid_by.get_username(), p) for p in payouts]
+        events += [
+            Event("Voided", p.voided_at, p.voided_by.get_username() if p.voided_by else "", p)
+            for p in payouts
+            if p.voided_at is not None
+        ]
+        events.sort(key=lambda e: (e.at, e.payout.pk, e.kind != "Paid"))
+        return self.render(
+            "ledger.html",
+            books=books,
+            rows=[
+                LedgerRow(
+                    line.category.label,
+                    dollars(line.awarded_cents),
+                    dollars(line.paid_cents),
+                    dollars(line.unpaid_cents),
+                    dollars(line.voided_cents),
+                    line.category,
+                )
+                for line in books.lines
+            ],
+            total=LedgerRow(
+                "All prizes",
+                dollars(books.awarded_cents),
+                dollars(books.paid_cents),
+                dollars(books.unpaid_cents),
+                dollars(books.voided_cents),
+            ),
+            fees=dollars(books.fees_cents),
+            fee=dollars(books.entry_fee_cents),
+            charity=dollars(books.charity_cents),
+            short=books.charity_cents < 0,
+            events=events,
+        )
+
+
+def ledger_csv_rows(tournament) -> list[list]:
+    """Every payment (voided ones marked), then the totals per category and for the event."""
+    books = service.ledger(tournament)
+    rows: list[list] = [
+        [
+            "section",
+            "category",
+            "where",
+            "place",
+            "player",
+            "code",
+            "amount",
+            "status",
+            "paid_by",
+            "paid_at",
+            "present_confirmed",
+            "id_checked",
+            "voided_by",
+            "voided_at",
+            "void_reason",
+        ]
+    ]
+
+    def when(moment) -> str:
+        return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M:%S") if moment else ""
+
+    def money(cents: int) -> str:
+        return f"{cents / 100:.2f}"
+
+    for p in ledger_payouts(tournament):
+        award = p.award
+        rows.append(
+            [
+                "payment",
+                neutralise(award.category.label),
+                where(award.scope_group),
+                award.place,
+                neutralise(award.player.name),
+                neutralise(award.player.code),
+                money(p.amount_cents),
+                "voided" if p.voided_at else "paid",
+                neutralise(p.paid_by.get_username()),
+                when(p.paid_at),
+                "yes" if p.present_confirmed else "no",
+                "yes" if p.id_checked else "no",
+                neutralise(p.voided_by.get_username()) if p.voided_by else "",
+                when(p.voided_at),
+                neutralise(p.void_reason),
+            ]
+        )
+    rows.append([])
+    rows.append(["section", "category", "awarded", "paid", "unpaid", "voided"])
+    for line in books.lines:
+        rows.append(
+            [
+                "category total",
+                neutralise(line.category.label),
+                money(line.awarded_cents),
+                money(line.paid_cents),
+                money(line.unpaid_cents),
+                money(line.voided_cents),
+            ]
+        )
+    rows.append(
+        [
+            "all prizes",
+            "",
+            money(books.awarded_cents),
+            money(books.paid_cents),
+            money(books.unpaid_cents),
+            money(books.voided_cents),
+        ]
+    )
+    rows.append(
+        [
+            "entry fees",
+            f"{books.players_paid_entry} checked in x {money(books.entry_fee_cents)}",
+            money(books.fees_cents),
+        ]
+    )
+    rows.append(["to the charity", neutralise(tournament.charity), money(books.charity_cents)])
+    return rows
+
+
+class LedgerCsvView(PrizePageMixin, LedgerAccessMixin, View):
+    permission = PUBLIC  # checked in LedgerAccessMixin: payouts.pay or prizes.award
+    http_method_names = ["get"]
+
+    def get(self, request, slug):
+        out = io.StringIO()
+        out.write("\ufeff")  # so Excel reads it as UTF-8
+        csv.writer(out).writerows(ledger_csv_rows(self.tournament))
+        response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{slug}-ledger.csv"'
+        return response

@@ -1,0 +1,181 @@
+"""The prize table: find a winner, the confirm step (here in person, photo ID checked; never
+paid twice), and voiding a payment with a reason.
+"""
+
+from dataclasses import dataclass
+from functools import cached_property
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.db.models import Prefetch, Q
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.views.generic import View
+
+from ...forms.prizes import PayForm, SearchForm, VoidForm, dollars
+from ...forms.stages import first_error
+from ...models import Payout, PrizeAward
+from ...services import prizes as service
+from ...services.errors import UserFacingError
+from .common import PAY, PrizePageMixin, ordinal, where
+
+
+@dataclass(frozen=True)
+class ShareRow:
+    award: PrizeAward
+    live: Payout | None
+    voided: list[Payout]
+
+    @property
+    def amount(self) -> str:
+        return dollars(self.award.amount_cents)
+
+    @property
+    def prize(self) -> str:
+        return f"{self.award.category.label} · {where(self.award.scope_group)}"
+
+    @property
+    def place(self) -> str:
+        return ordinal(self.award.place)
+
+
+def share_rows(awards) -> list[ShareRow]:
+    rows = []
+    for award in awards:
+        payouts = list(award.payouts.all())
+        live = next((p for p in payouts if p.voided_at is None), None)
+        rows.append(ShareRow(award, live, [p for p in payouts if p.voided_at is not None]))
+    return rows
+
+
+def awards_with_payouts(tournament):
+    return tournament.awards.select_related("player", "category").prefetch_related(
+        Prefetch(
+            "payouts",
+            queryset=Payout.objects.select_related("paid_by", "voided_by").order_by(
+                "paid_at", "id"
+            ),
+        )
+    )
+
+
+def payouts_url(slug: str, q: str = "") -> str:
+    base = reverse("payouts", args=[slug])
+    return f"{base}?{urlencode({'q': q})}" if q else base
+
+
+class PayoutsView(PrizePageMixin, View):
+    permission = PAY
+    http_method_names = ["get"]
+    tab = "payouts"
+
+    def get(self, request, slug):
+        search = SearchForm(request.GET)
+        q = search.query
+        awards = awards_with_payouts(self.tournament)
+        if q:
+            awards = awards.filter(Q(player__name__icontains=q) | Q(player__code__iexact=q))
+        rows = share_rows(awards)
+        unpaid = [r for r in rows if r.live is None]
+        return self.render(
+            "payouts.html",
+            search=search,
+            q=q,
+            rows=rows,
+            unpaid_count=len(unpaid),
+            unpaid_total=dollars(sum(r.award.amount_cents for r in unpaid)),
+            paid_count=len(rows) - len(unpaid),
+            paid_total=dollars(sum(r.live.amount_cents for r in rows if r.live)),
+            any_awards=bool(rows) or (bool(q) and self.tournament.awards.exists()),
+            void_form=VoidForm(),
+        )
+
+
+class PayView(PrizePageMixin, View):
+    """The confirm step: the winner, their code and the amount, big; two boxes to tick."""
+
+    permission = PAY
+    tab = "payouts"
+
+    @cached_property
+    def award(self) -> PrizeAward:
+        return get_object_or_404(
+            self.tournament.awards.select_related("player", "category"), pk=self.kwargs["award_pk"]
+        )
+
+    def page(self, form, *, error: str = "", status: int = 200):
+        live = self.award.payouts.filter(voided_at__isnull=True).select_related("paid_by").first()
+        return self.render(
+            "pay.html",
+            status,
+            award=self.award,
+            amount=dollars(self.award.amount_cents),
+            where=where(self.award.scope_group),
+            place=ordinal(self.award.place),
+            live=live,
+            form=form,
+            error=error,
+            back=payouts_url(self.tournament.slug, form["q"].value() or ""),
+        )
+
+    def get(self, request, slug, award_pk):
+        return self.page(PayForm(initial={"q": request.GET.get("q", "")[:100]}))
+
+    def post(self, request, slug, award_pk):
+        form = PayForm(request.POST)
+        if not form.is_valid():
+            return self.page(
+                form,
+                error="Not paid. Tick both boxes: the winner must be here in person, "
+                "with a photo ID you checked.",
+            )
+        try:
+            payout = service.pay(
+                self.award,
+                actor=request.user,
+                present=form.cleaned_data["present"],
+                id_checked=form.cleaned_data["id_checked"],
+            )
+        except UserFacingError as exc:
+            return self.page(form, error=exc.message, status=409)
+        player = self.award.player
+        messages.success(
+            request,
+            f"Paid {dollars(payout.amount_cents)} to {player.name} ({player.code}) for "
+            f"{self.award.category.label}, {where(self.award.scope_group).lower()}.",
+        )
+        return redirect(payouts_url(slug, form.cleaned_data["q"]))
+
+
+class VoidView(PrizePageMixin, View):
+    permission = PAY
+    http_method_names = ["post"]
+
+    def post(self, request, slug, payout_pk):
+        payout = get_object_or_404(
+            Payout.objects.filter(award__tournament=self.tournament).select_related(
+                "award__player"
+            ),
+            pk=payout_pk,
+        )
+        form = VoidForm(request.POST)
+        back = payouts_url(slug, (request.POST.get("q") or "")[:100])
+        if not form.is_valid():
+            messages.error(
+                request,
+                f"Not voided: {form.errors['reason'][0]}"
+                if "reason" in form.errors
+                else first_error(form),
+            )
+            return redirect(back)
+        try:
+            service.void(payout, actor=request.user, reason=form.cleaned_data["reason"])
+        except UserFacingError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(
+                request,
+                f"Payment of {dollars(payout.amount_cents)} to {payout.award.player.name} "
+                "voided. The prize can be paid again.",
+            )
+        return redirect(back)
