@@ -38,6 +38,23 @@ def test_rehearse_120_players_reports_every_round_and_table():
         TableResult.objects.filter(pod__stage=stage, is_current=False).count()
         == (qualifying["corrections"])
     )
+    # Every paper card entered and checked by two people; the miscounted ones resolved.
+    assert qualifying["cards_verified"] == 120
+    assert qualifying["discrepancies_resolved"] == 120 // 13
+    # Then the semi-final, the final table and the prize table.
+    assert len(summary["semifinalists"]) == 20
+    assert {s["reason"] for s in summary["semifinalists"]} == {"Most wins", "Most buncos"}
+    assert [f["seat"] for f in summary["finalists"]] == [1, 2, 3, 4]
+    assert [f["reason"] for f in summary["finalists"]] == [
+        "Most wins in the semi-final",
+        "Most buncos in the semi-final",
+        "Drawn from the other semi-finalists",
+        "Wild card drawn from all participants",
+    ]
+    assert summary["grand_prize_winner"] in {f["player"] for f in summary["finalists"]}
+    assert summary["stages"]["semi_final"]["cards_verified"] == 20
+    assert summary["prizes"]["awarded"] > 0
+    assert summary["prizes"]["total_paid"] == summary["prizes"]["total_awarded"]
 
 
 def test_rehearsal_matches_the_simulator_for_the_same_seed():
