@@ -13,6 +13,7 @@ from tournaments.services.accounts import one_time_password
 from tournaments.services.rehearsal import FIRST, LAST, rehearse
 
 SLUG = "demo-pink-bunco"
+FINISHED_SLUG = "demo-mesquite-finished"
 
 
 class Command(BaseCommand):
@@ -73,6 +74,20 @@ class Command(BaseCommand):
             )
         current = rounds.start_next_round(stage, actor=accounts["organiser"])
 
+        # A second event, played to the end, so the results, the final table, the prize
+        # table and the ledger have something to show.
+        finished = rehearse(
+            players=players, preset="mesquite", seed=seed + 1, slug=FINISHED_SLUG
+        ).tournament
+        Tournament.objects.filter(pk=finished.pk).update(
+            name="Demo Mesquite Night (finished)",
+            charity="Children's hospital",
+            entry_fee=50,
+            standings_public=True,
+        )
+        for username, role in (("staff", "staff"), ("admin", "admin")):
+            TournamentRole.objects.create(tournament=finished, user=accounts[username], role=role)
+
         self.stdout.write(self.style.SUCCESS(f"Demo tournament: {tournament.name}"))
         self.stdout.write(
             f"  {players} checked in and playing in {stage.pods.count()} pods, "
@@ -81,6 +96,9 @@ class Command(BaseCommand):
         )
         self.stdout.write(
             f"  Public page: /t/{SLUG}/   Seat finder: /t/{SLUG}/seat/   Board: /t/{SLUG}/board/"
+        )
+        self.stdout.write(
+            f"Finished event: /t/{FINISHED_SLUG}/results/ (standings, final table, prizes paid)"
         )
         self.stdout.write("Accounts (passwords are new each time the demo loads):")
         for username, password in passwords.items():
