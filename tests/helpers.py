@@ -1,5 +1,8 @@
 """Ways to set up an event in a given state, shared by the test modules."""
 
+import threading
+
+from django.db import connection
 from django.utils import timezone
 
 from scoring.services.results import ResultEntry, record_result
@@ -38,3 +41,28 @@ def record_pod(pod, round_, actor, winners):
             actor=actor,
             base_version=0,
         )
+
+
+def at_once(*calls):
+    """Runs each call in its own thread (so on its own database connection), released
+    together by a barrier so they really race; returns each result or the exception it
+    raised, in order."""
+    barrier = threading.Barrier(len(calls))
+    outcomes = [None] * len(calls)
+
+    def run(i, call):
+        try:
+            barrier.wait(timeout=10)
+            outcomes[i] = call()
+        except Exception as exc:  # noqa: BLE001 - the caller sorts them out
+            outcomes[i] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+        assert not thread.is_alive(), "a racing call hung"
+    return outcomes

@@ -6,13 +6,12 @@ its payment: exactly one Payout, and the other admin is told who paid. Different
 not wait for each other.
 """
 
-import threading
+from functools import partial
 
 import pytest
-from django.db import connection
 
 from tests.factories import UserFactory, grant
-from tests.helpers import checked_in
+from tests.helpers import at_once, checked_in
 from tournaments.models import Payout, PrizeAward, PrizeCategory
 from tournaments.services import prizes
 from tournaments.services.errors import UserFacingError
@@ -21,28 +20,13 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def race(attempts):
-    """Runs each (award, actor) through `pay` in its own thread, released together."""
-    barrier = threading.Barrier(len(attempts))
-    outcomes = [None] * len(attempts)
-
-    def run(i, award, actor):
-        try:
-            barrier.wait(timeout=10)
-            outcomes[i] = prizes.pay(award, actor=actor, present=True, id_checked=True)
-        except Exception as exc:  # noqa: BLE001 - the test sorts them out below
-            outcomes[i] = exc
-        finally:
-            connection.close()
-
-    threads = [
-        threading.Thread(target=run, args=(i, *attempt)) for i, attempt in enumerate(attempts)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-        assert not thread.is_alive(), "a payment hung"
-    return outcomes
+    """Each (award, actor) paid from its own connection, all at once."""
+    return at_once(
+        *(
+            partial(prizes.pay, award, actor=actor, present=True, id_checked=True)
+            for award, actor in attempts
+        )
+    )
 
 
 @pytest.fixture

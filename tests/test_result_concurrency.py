@@ -5,29 +5,25 @@ Each thread gets its own connection from Django; a barrier releases both just be
 second wait for the first and then see its version: one save wins, the other is told.
 """
 
-import threading
+from functools import partial
 
 import pytest
-from django.db import connection
 
 from scoring.models import TableResult
 from scoring.services.results import ResultConflict, ResultEntry, record_result
 from tests.factories import UserFactory, grant
-from tests.helpers import drawn_stage
+from tests.helpers import at_once, drawn_stage
 from tournaments.services.errors import UserFacingError
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def race(round_, pod, table, attempts):
-    """Runs each (actor, entry, base_version) in its own thread, released together."""
-    barrier = threading.Barrier(len(attempts))
-    outcomes = [None] * len(attempts)
-
-    def run(i, actor, entry, base_version):
-        try:
-            barrier.wait(timeout=10)
-            outcomes[i] = record_result(
+    """Each (actor, entry, base_version) saved from its own connection, all at once."""
+    return at_once(
+        *(
+            partial(
+                record_result,
                 round_=round_,
                 pod=pod,
                 table=table,
@@ -35,20 +31,9 @@ def race(round_, pod, table, attempts):
                 actor=actor,
                 base_version=base_version,
             )
-        except Exception as exc:  # noqa: BLE001 - the test sorts them out below
-            outcomes[i] = exc
-        finally:
-            connection.close()
-
-    threads = [
-        threading.Thread(target=run, args=(i, *attempt)) for i, attempt in enumerate(attempts)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-        assert not thread.is_alive(), "a save hung"
-    return outcomes
+            for actor, entry, base_version in attempts
+        )
+    )
 
 
 @pytest.fixture
