@@ -10,12 +10,15 @@ from __future__ import annotations
 import io
 import re
 import shutil
+import string
 import subprocess
 from collections import defaultdict
 
 import pypdf
 import pytest
 import segno
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from reportlab.lib.pagesizes import A4, letter
 
 from tournaments.printouts import (
@@ -27,13 +30,21 @@ from tournaments.printouts import (
     TableInfo,
     packet,
     payout_sheet,
+    qr,
     results_sheet,
     score_cards,
     seating_charts,
     tally_sheets,
 )
-from tournaments.printouts.layout import cells, fit, font_for
-from tournaments.printouts.qr import QR_MASK, qr_matrix, qr_operators
+from tournaments.printouts.layout import cells, fit, font_for, new_canvas, save
+from tournaments.printouts.qr import (
+    QR_MASK,
+    draw_qr_codes,
+    qr_code,
+    qr_matrix,
+    qr_operators,
+    run_rectangles,
+)
 from tournaments.printouts.score_cards import card_geometry
 from tournaments.printouts.seating_charts import movement_words
 
@@ -238,6 +249,178 @@ def test_every_qr_code_on_a_page_opens_its_card(tmp_path, pagesize):
     decoded = [code.text for code in zxingcpp.read_barcodes(image)]
     first_page = {c.url for c in CARDS[:6]}  # CARDS are in print order: pod, table, seat
     assert len(decoded) == 6 and set(decoded) == first_page
+
+
+# --- the fast QR encoder ------------------------------------------------------------------
+#
+# `qr` encodes byte-mode URLs of up to 213 characters itself (versions 1-10) and hands the
+# rest to segno. Every fast code is compared with segno's module by module; equal matrices
+# mean the same version, error level, mask, format and version information as well.
+
+URL_CHARS = string.ascii_letters + string.digits + "-._~:/?#[]@!$&'()*+,;=%"
+FAST_LIMIT = 213  # bytes that fit version 10 at level M
+
+
+def segno_rows(url: str, boost: bool = True, mask: int = QR_MASK) -> list[bytes]:
+    code = segno.make(url, error="m", micro=False, mask=mask, boost_error=boost)
+    return [bytes(row) for row in code.matrix]
+
+
+def url_of_length(length: int) -> str:
+    """A URL-ish string of exactly `length` characters, lowercase first (so byte mode)."""
+    filler = "https://bunco.example.org/t/spring-fling-2026/cards/check/A1B2C3/?sig=x:1vXyZq:"
+    filler += "".join(URL_CHARS[(7 * i) % len(URL_CHARS)] for i in range(300))
+    return filler[:length]
+
+
+class SegnoRefused:
+    """Stands in for segno inside `qr` so a test fails if the fast path did not run."""
+
+    @staticmethod
+    def make(*args, **kwargs):
+        raise AssertionError("segno was used for a URL the fast encoder should take")
+
+
+@pytest.mark.parametrize("boost", [True, False], ids=["level-raised", "level-M"])
+def test_fast_codes_equal_segnos_at_every_length(boost, monkeypatch):
+    """Every length from empty to version 10's capacity: all versions, all level boundaries."""
+    expected = {n: segno_rows(url_of_length(n), boost) for n in range(FAST_LIMIT + 2)}
+    designators = {
+        segno.make(url_of_length(n), error="m", micro=False, boost_error=boost).designator
+        for n in expected
+    }
+    assert {f"{v}-M" for v in range(1, 11)} <= designators
+    if boost:
+        assert {"1-Q", "1-H", "2-Q", "4-Q"} <= designators
+    else:
+        assert all(d.endswith("-M") for d in designators)
+    # One past version 10 is segno's; everything else must not touch it.
+    assert qr_code(url_of_length(FAST_LIMIT + 1), boost=boost).rows() == tuple(
+        expected.pop(FAST_LIMIT + 1)
+    )
+    monkeypatch.setattr(qr, "segno", SegnoRefused)
+    for n, rows in expected.items():
+        assert list(qr_code(url_of_length(n), boost=boost).rows()) == rows, n
+
+
+# Lengths drawn evenly first: left to itself, hypothesis keeps strings short.
+random_urls = st.integers(0, FAST_LIMIT).flatmap(
+    lambda n: st.text(alphabet=URL_CHARS, min_size=n, max_size=n)
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(random_urls, st.booleans())
+def test_fast_codes_equal_segnos_for_random_urls(url, boost):
+    assert list(qr_code(url, boost=boost).rows()) == segno_rows(url, boost)
+
+
+@pytest.mark.parametrize("mask", range(8))
+def test_every_mask_equals_segnos(mask):
+    for url in (url_of_length(20), url_of_length(135)):  # versions 2 and 8
+        assert list(qr_code(url, mask).rows()) == segno_rows(url, mask=mask)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "",
+        "https://bunco.example.org/t/fête/cards/Łucja/",  # not ASCII: segno picks the bytes
+        "HTTPS://B.EXAMPLE/C/1",  # alphanumeric mode
+        "4711",  # numeric mode
+        "https://b.example/" + "x" * 300,  # past version 10
+    ],
+)
+def test_codes_off_the_fast_path_are_segnos(url):
+    assert list(qr_code(url).rows()) == segno_rows(url)
+    assert list(qr_matrix(url)) == segno_rows(url)
+
+
+@pytest.mark.parametrize("length", [0, 10, 20, 40, 60, 80, 100, 120, 150, 170, 213, 260])
+def test_drawn_rectangles_are_exactly_the_modules(length):
+    """The 4-module rectangle pieces tile the dark modules: no gaps, no overlaps."""
+    url = url_of_length(length)
+    expected = segno_rows(url)
+    drawn = modules_from_operators(qr_operators(url, 0, 0, 76))
+    size = len(expected)
+    drawn = [row + [0] * (size - len(row)) for row in drawn] + [[0] * size] * (size - len(drawn))
+    assert drawn == [list(row) for row in expected]
+    whole_runs = modules_from_operators(run_rectangles(qr_matrix(url)))
+    assert [row + [0] * (size - len(row)) for row in whole_runs] == drawn[: len(whole_runs)]
+
+
+def qr_forms(page: pypdf.PageObject) -> list:
+    """The page's form XObjects that hold QR codes."""
+    xobjects = page["/Resources"].get("/XObject", {})
+    return [xobjects[name].get_object() for name in xobjects if name.startswith("/FormXob.QR")]
+
+
+@pytest.mark.parametrize("compress", [True, False], ids=["compressed", "plain"])
+def test_a_pages_qr_codes_are_one_form_with_every_cards_modules(compress):
+    pdf = score_cards(EVENT, CARDS[:6], letter, compress=compress)
+    (form,) = qr_forms(read(pdf).pages[0])
+    assert (form.get("/Filter") == "/FlateDecode") is compress
+    content = form.get_data().decode("ascii")
+    codes = re.findall(r"q [-\d. ]+ cm (.*?)f Q", content)
+    assert len(codes) == 6
+    for card, ops in zip(CARDS[:6], codes, strict=True):
+        grid = modules_from_operators(ops)
+        size = len(qr_matrix(card.url))
+        grid = [row + [0] * (size - len(row)) for row in grid] + [[0] * size] * (size - len(grid))
+        assert grid == [list(row) for row in qr_matrix(card.url)]
+
+
+def test_cards_without_qr_codes_have_no_qr_forms():
+    pdf = score_cards(EVENT, CARDS[:6], letter, qr_codes=False)
+    assert qr_forms(read(pdf).pages[0]) == []
+
+
+def decode_page(pdf: bytes, tmp_path, dpi: int) -> list[str]:
+    zxingcpp = pytest.importorskip("zxingcpp", reason="pip install zxing-cpp to decode QR codes")
+    return [code.text for code in zxingcpp.read_barcodes(render_png(pdf, tmp_path, dpi))]
+
+
+def test_every_version_scans_when_printed_at_card_size(tmp_path):
+    """Versions 1 to 10 from the fast encoder and two of segno's, 76 points wide like a card."""
+    urls = [url_of_length(n) for n in (10, 20, 40, 60, 80, 100, 120, 150, 170, 213)]
+    urls += ["https://b.example/" + "y" * 240, "https://bunco.example.org/t/fête/Łucja/"]
+    assert {qr_code(url).size for url in urls[:10]} == {17 + 4 * v for v in range(1, 11)}
+    canvas, buffer = new_canvas(letter, "codes", True)
+    draw_qr_codes(
+        canvas, [(url, 40 + 130 * (i % 4), 560 - 130 * (i // 4)) for i, url in enumerate(urls)], 76
+    )
+    canvas.showPage()
+    decoded = decode_page(save(canvas, buffer), tmp_path, 300)
+    assert sorted(decoded) == sorted(urls)
+
+
+def test_cards_still_scan_if_reportlab_loses_the_form_hook(tmp_path, monkeypatch):
+    """Without `_draw_as_form` the codes go into the page stream as text; same codes."""
+    monkeypatch.setattr(qr, "_draw_as_form", lambda *args: False)
+    pdf = score_cards(EVENT, CARDS, letter)
+    assert qr_forms(read(pdf).pages[0]) == []
+    assert set(decode_page(pdf, tmp_path, 150)) == {c.url for c in CARDS[:6]}
+
+
+def test_packet_with_and_without_qr_codes_differ_only_by_them():
+    """What the bench's ratio compares: same pages, same text, QR forms only on the cards."""
+    import importlib
+
+    packet_module = importlib.import_module("tournaments.printouts.packet")
+    with_qr = read(packet(EVENT, CARDS, TABLES, PODS, letter))
+    original = packet_module.draw_score_cards
+
+    def without_qr(*args, **kwargs):
+        return original(*args, **kwargs, qr_codes=False)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(packet_module, "draw_score_cards", without_qr)
+        without = read(packet(EVENT, CARDS, TABLES, PODS, letter))
+    assert len(with_qr.pages) == len(without.pages)
+    for a, b in zip(with_qr.pages, without.pages, strict=True):
+        assert a.extract_text() == b.extract_text()
+        assert len(qr_forms(a)) == (1 if "Verified by" in a.extract_text() else 0)
+        assert qr_forms(b) == []
 
 
 # --- tally sheets ---------------------------------------------------------------------------

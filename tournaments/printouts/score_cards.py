@@ -3,8 +3,9 @@
 Everything that is the same on every card (event, labels, the W/L grid of every round of
 every set, the tally boxes, the staff line) is drawn once into a form XObject; each card is
 then a form reference plus the player's name, code, pod, starting seat and QR code. The
-shared part then costs about 0.1 ms a card and is stored once in the file; the QR code
-(see `qr`) is most of what a card costs.
+shared part then costs about 0.1 ms a card and is stored once in the file. The QR codes of
+a page are drawn together when the page is finished, as one form XObject of their own (see
+`qr`: a stream compressed once per page instead of text in the page stream).
 
 Cards are printed pod by pod, by starting table and seat, and each pod starts a fresh page,
 so after the stack is cut every pod's cards are a pile of their own.
@@ -33,7 +34,7 @@ from .layout import (
     page_size,
     save,
 )
-from .qr import draw_qr
+from .qr import draw_qr_codes
 
 FORM = "bunco-score-card"
 PAD = 9.0  # white inside each cell, so a cut a little off the line spares the print
@@ -191,7 +192,7 @@ def _draw_static_card(canvas: Canvas, event: EventInfo, g: CardGeometry) -> None
         canvas.line(x + 40 + 4 * i, PAD + 1.5, x + half - 8, PAD + 1.5)
 
 
-def _draw_player(canvas: Canvas, card: CardInfo, g: CardGeometry, qr_code: bool) -> None:
+def _draw_player(canvas: Canvas, card: CardInfo, g: CardGeometry) -> None:
     top, left = g.top, g.left
     canvas.setFillGray(0)
     draw_fitted(canvas, left, top - 38, card.player_name, SANS_BOLD, 15, g.text_width, 8)
@@ -200,8 +201,6 @@ def _draw_player(canvas: Canvas, card: CardInfo, g: CardGeometry, qr_code: bool)
     head = " (head table)" if card.table == 1 else ""
     start = f"Table {card.table}{head}, seat {card.seat}"
     draw_fitted(canvas, left + 22, top - 72.5, start, SANS, 9, g.text_width - 22, 6)
-    if qr_code:
-        draw_qr(canvas, card.url, g.right - QR_SIZE, top - QR_SIZE, QR_SIZE)
 
 
 def _order(card: CardInfo) -> tuple[int, int, int]:
@@ -224,8 +223,11 @@ def draw_score_cards(
     _draw_static_card(canvas, event, g)
     canvas.endForm()
     slots = cells(pagesize, g.cols, g.rows)
+    codes: list[tuple[str, float, float]] = []  # this page's QR codes, in page coordinates
 
     def finish_page(count: int) -> None:
+        draw_qr_codes(canvas, codes, QR_SIZE)
+        codes.clear()
         draw_cut_lines(canvas, pagesize, g.cols, g.rows)
         canvas.showPage()
         counter.advance(count)
@@ -240,8 +242,10 @@ def draw_score_cards(
         canvas.saveState()
         canvas.translate(x, y)
         canvas.doForm(FORM)
-        _draw_player(canvas, card, g, qr_codes)
+        _draw_player(canvas, card, g)
         canvas.restoreState()
+        if qr_codes:
+            codes.append((card.url, x + g.right - QR_SIZE, y + g.top - QR_SIZE))
         on_page += 1
     finish_page(on_page)
 
