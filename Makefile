@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: demo test lint format migrate serve worker bench clean-data
+.PHONY: demo test lint format migrate serve worker beat bench clean-data
 
 $(VENV)/.runtime: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -31,6 +31,12 @@ serve: migrate
 
 worker: $(VENV)/.runtime
 	$(VENV)/bin/celery -A bunco_site worker --loglevel INFO --concurrency 2
+
+# The hourly clean-up of expired printouts (CELERY_BEAT_SCHEDULE); its state file lives in
+# the data folder. Without beat, `manage.py purge_printouts` does the same once.
+beat: $(VENV)/.runtime
+	$(VENV)/bin/celery -A bunco_site beat --loglevel INFO \
+		--schedule "$${BUNCO_DATA_DIR:-data}/celerybeat-schedule"
 
 test: $(VENV)/.dev
 	$(PY) -m pytest $(PYTEST_ARGS)

@@ -171,6 +171,28 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_TRACK_STARTED = True
+# With acks_late, a task whose worker died stays unacknowledged in Redis and is delivered again
+# once this many seconds have passed since it was first delivered: longer than any printout
+# takes. Workers look for such tasks every tenth of it (at most every minute). Tests set it low.
+_visibility_timeout = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT") or 3600)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": _visibility_timeout,
+    "unacked_restore_interval": max(1, min(60, _visibility_timeout // 10)),
+    "unacked_restore_throttle": 1,
+    # A request that queues a printout should not hang on an unreachable Redis host.
+    "socket_connect_timeout": 5,
+}
+# Printouts expire after a day; celery beat (`make beat`) runs the clean-up every hour. A
+# laptop without beat can run `manage.py purge_printouts`.
+CELERY_BEAT_SCHEDULE = {
+    "purge-expired-printouts": {
+        "task": "tournaments.tasks.purge_expired_printouts",
+        "schedule": 3600.0,
+    },
+}
+# The address printed in the score cards' QR codes when there is no request to take it from
+# (the print_packet command, the rehearsal), or to override the one the admin used.
+SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
 
 # HTTPS hardening is switched on as a whole: a venue laptop serves plain HTTP on the local
 # network, a public deployment sits behind TLS.

@@ -43,6 +43,12 @@ def _fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def _media_in_tmp(settings, tmp_path):
+    """Printouts written by a test go to its own folder, not the data folder."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+
+@pytest.fixture(autouse=True)
 def _plain_static_files(settings):
     """Tests render templates without running collectstatic first."""
     settings.STORAGES = {

@@ -2,6 +2,7 @@ from .advancement import FinalSeat, FinalTable, FinalThrow, Qualifier, RollOffRe
 from .audit import AuditEntry
 from .players import Player
 from .presets import RulePreset
+from .printouts import Printout
 from .prizes import (
     Payout,
     PrizeAward,
@@ -24,6 +25,7 @@ __all__ = [
     "Payout",
     "Player",
     "Pod",
+    "Printout",
     "PrizeAward",
     "PrizeCategory",
     "PrizeNomination",

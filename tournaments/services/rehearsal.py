@@ -27,6 +27,7 @@ from ..models import (
     Payout,
     Player,
     Pod,
+    Printout,
     PrizeAward,
     Qualifier,
     RosterChange,
@@ -40,6 +41,7 @@ from ..models import (
 )
 from ..seating import draw_pods
 from . import advancement, checkin, registration, rounds, stages
+from . import printouts as printout_service
 from . import prizes as prize_service
 from .seating import seating_by_pod
 
@@ -135,6 +137,7 @@ class Rehearsal:
     seed: int
     stages: dict[str, StageReport] = field(default_factory=dict)
     prizes: dict[str, Any] = field(default_factory=dict)
+    printouts: dict[str, int] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         qualifying = self.tournament.stages.filter(kind=Stage.Kind.QUALIFYING).first()
@@ -153,6 +156,7 @@ class Rehearsal:
             "stages": {kind: report.as_dict() for kind, report in self.stages.items()},
             **self.finals(),
             "prizes": self.prizes,
+            "printouts": self.printouts,
         }
 
     def finals(self) -> dict[str, Any]:
@@ -452,6 +456,30 @@ def award_and_pay(tournament: Tournament, *, organiser, seed: int) -> dict[str, 
     }
 
 
+def print_through_tasks(tournament: Tournament, organiser) -> dict[str, int]:
+    """The packet (qualifying seating), each stage's results and the payout sheet, each
+    through a printout row and the Celery task, run here in-process; page counts by name."""
+    from ..tasks import render_printout
+
+    jobs = []
+    stages_played = list(tournament.stages.filter(pods__isnull=False).distinct().order_by("pk"))
+    if stages_played:
+        jobs.append(("packet", Printout.Kind.PACKET, stages_played[0]))
+    jobs += [(f"results_{s.kind}", Printout.Kind.RESULTS, s) for s in stages_played]
+    jobs.append(("payout_sheet", Printout.Kind.PAYOUT_SHEET, None))
+    pages = {}
+    for name, kind, stage in jobs:
+        printout = printout_service.request_printout(
+            tournament, kind, organiser, stage=stage, send=False
+        )
+        render_printout.apply(args=[printout.pk], throw=False)
+        printout.refresh_from_db()
+        if printout.status != Printout.Status.DONE:
+            raise RuntimeError(f"The rehearsal's {name} printout failed: {printout.error}")
+        pages[name] = printout.pages
+    return pages
+
+
 @transaction.atomic
 def rehearse(
     *,
@@ -482,4 +510,5 @@ def rehearse(
         )
     if last == stage.round_count:
         rehearsal.prizes = award_and_pay(tournament, organiser=organiser, seed=seed)
+    rehearsal.printouts = print_through_tasks(tournament, organiser)
     return rehearsal

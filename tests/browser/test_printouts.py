@@ -1,0 +1,117 @@
+"""In Chromium: an admin asks for the score cards, watches the progress bar fill while the task
+renders, and the download link appears in place (no reload); without a worker the page says
+the PDF is made in-process and shows the link straight away."""
+
+from urllib.parse import urlsplit
+
+import pypdf
+import pytest
+from django.urls import reverse
+
+from bunco_site.celery import app as celery_app
+from tests.factories import PASSWORD, UserFactory, grant
+from tests.helpers import drawn_stage
+from tournaments.models import Printout
+from tournaments.services.printouts import jobs
+from tournaments.tasks import TEST_DELAY_ENV, render_printout
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SCREENSHOTS = "/tmp/printouts-{}.png"
+
+
+@pytest.fixture(autouse=True)
+def _media_and_eager(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    saved = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = saved
+
+
+def log_in(page, user, next_url):
+    page.goto(f"{reverse('login')}?next={next_url}")
+    page.locator("#id_username").fill(user.username)
+    page.locator("#id_password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(lambda url: urlsplit(url).path == next_url)
+
+
+@pytest.fixture
+def event(tournament, organiser):
+    drawn_stage(tournament, organiser, players=48, start=False)
+    admin = UserFactory(username="print-admin")
+    grant(tournament, admin, "admin")
+    return tournament, admin
+
+
+def test_admin_watches_the_score_cards_render_and_downloads_them(
+    page, event, monkeypatch, tmp_path
+):
+    from playwright.sync_api import expect
+
+    tournament, admin = event
+    # The worker is this test: the request is saved and left queued, then the test runs the
+    # task itself (slowed down) while the page polls, as a Celery worker would.
+    sent = []
+    monkeypatch.setattr(jobs, "_send", sent.append)
+    url = reverse("printouts", args=[tournament.slug])
+    log_in(page, admin, url)
+    page.get_by_label("Score cards").check()
+    page.get_by_label("A4").check()
+    page.get_by_role("button", name="Make the PDF").click()
+
+    printout = Printout.objects.get()
+    assert sent == [printout.pk]
+    row = page.locator(f"#printout-{printout.pk}")
+    expect(row).to_have_attribute("data-status", "queued")
+    expect(row).to_contain_text("Waiting for the print worker")
+    expect(row.get_by_role("progressbar")).to_be_visible()
+    # Remember this page and every progress value the polls bring in.
+    page.evaluate(
+        """() => {
+            window.samePage = true;
+            window.seen = [];
+            document.body.addEventListener("htmx:afterSwap", (e) => {
+                window.seen.push([e.detail.elt.dataset.status, +e.detail.elt.dataset.progress]);
+            });
+        }"""
+    )
+    page.screenshot(path=SCREENSHOTS.format("queued"), full_page=True)
+
+    monkeypatch.setenv(TEST_DELAY_ENV, "0.5")  # per page of cards: 8 pages, about 4 s
+    render_printout.apply(args=[printout.pk], throw=False)
+
+    download = row.get_by_role("link", name="Download PDF")
+    expect(download).to_be_visible()
+    expect(row).to_have_attribute("data-progress", "100")
+    expect(row).to_contain_text("8 pages")
+    assert page.evaluate("window.samePage") is True  # no reload: htmx swapped the row in
+    seen = page.evaluate("window.seen")
+    assert any(status == "running" and 0 < progress < 100 for status, progress in seen), seen
+    page.screenshot(path=SCREENSHOTS.format("done"), full_page=True)
+
+    with page.expect_download() as info:
+        download.click()
+    saved = tmp_path / "cards.pdf"
+    info.value.save_as(saved)
+    assert info.value.suggested_filename == f"{tournament.slug}-score-cards-qualifying-a4.pdf"
+    assert len(pypdf.PdfReader(saved).pages) == 8
+
+
+def test_without_a_worker_the_page_says_so_and_shows_the_link(page, event):
+    from playwright.sync_api import expect
+
+    tournament, admin = event
+    url = reverse("printouts", args=[tournament.slug])
+    log_in(page, admin, url)
+    expect(page.locator("#in-process")).to_contain_text("made in-process")
+    page.get_by_label("Seating charts").check()
+    page.get_by_label("Pods").select_option("Pod 3")
+    page.get_by_role("button", name="Make the PDF").click()
+    printout = Printout.objects.get()
+    row = page.locator(f"#printout-{printout.pk}")
+    expect(row.get_by_role("link", name="Download PDF")).to_be_visible()
+    expect(row).to_contain_text("Seating charts & movement guide · Qualifying · pod 3 · Letter")
+    expect(row).to_contain_text("1 page")
+    page.screenshot(path=SCREENSHOTS.format("in-process"), full_page=True)

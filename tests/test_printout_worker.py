@@ -1,0 +1,268 @@
+"""Printouts on a real Celery worker (`celery -A bunco_site worker`) with Redis and PostgreSQL.
+
+The worker is a separate process on the test database (DATABASE_URL built from the test
+connection) and a Redis database of its own (BUNCO_TEST_REDIS_DB, 9 by default; flushed at
+the start). A printout is asked for through the page, its progress followed through the
+status view to 100 %, and the PDF downloaded. Then a worker is killed mid-task: with late
+acknowledgement the task stays in Redis, a new worker gets it once the visibility timeout
+(3 s here, CELERY_VISIBILITY_TIMEOUT) has passed, and it finishes with one file, not two.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/printouts REDIS_URL=redis://127.0.0.1:6379/9 \\
+        python -m pytest tests/test_printout_worker.py --create-db
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import quote, urlsplit, urlunsplit
+
+import pypdf
+import pytest
+from django.conf import settings as django_settings
+from django.db import connection
+from django.urls import reverse
+
+from bunco_site.celery import app as celery_app
+from tests.helpers import drawn_stage
+from tournaments.models import Printout
+from tournaments.services import printouts as service
+from tournaments.tasks import TEST_DELAY_ENV
+
+BASE_DIR = Path(__file__).resolve().parents[1]
+HTMX = {"HX-Request": "true"}
+VISIBILITY_TIMEOUT = 3
+
+
+def redis_url(db: str | None = None) -> str:
+    parts = urlsplit(os.environ["REDIS_URL"])
+    db = db or os.environ.get("BUNCO_TEST_REDIS_DB", "9")
+    return urlunsplit(parts._replace(path=f"/{db}"))
+
+
+def database_url() -> str:
+    """The test database, as a URL the worker's settings read (dj-database-url)."""
+    d = connection.settings_dict
+    auth = quote(d["USER"] or "")
+    if d["PASSWORD"]:
+        auth += ":" + quote(d["PASSWORD"])
+    host = d["HOST"] or "127.0.0.1"
+    return f"postgres://{auth}@{host}:{d['PORT'] or 5432}/{quote(d['NAME'])}"
+
+
+def use_broker(url: str | None, eager: bool) -> None:
+    """Points this process's Celery app at another broker, dropping pooled connections."""
+    if url is not None:
+        celery_app.conf.broker_url = url
+    celery_app.conf.task_always_eager = eager
+    celery_app._pool = None
+    amqp = celery_app.__dict__.get("amqp")
+    if amqp is not None:
+        amqp._producer_pool = None
+
+
+class Worker:
+    """One `celery -A bunco_site worker --pool solo` process with its own log file."""
+
+    def __init__(self, name: str, env: dict[str, str], log: Path) -> None:
+        self.name, self.env, self.log = name, env, log
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 30) -> Worker:
+        command = [sys.executable, "-m", "celery", "-A", "bunco_site", "worker"]
+        command += ["--pool", "solo", "--concurrency", "1", "-l", "info", "-n", f"{self.name}@%h"]
+        command += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
+        with open(self.log, "wb") as log:
+            self.process = subprocess.Popen(
+                command, cwd=BASE_DIR, env=self.env, stdout=log, stderr=subprocess.STDOUT
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if " ready." in self.output():
+                return self
+            if self.process.poll() is not None:
+                pytest.fail(f"The worker exited:\n{self.output()}")
+            time.sleep(0.1)
+        pytest.fail(f"The worker was not ready after {timeout} s:\n{self.output()}")
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def kill(self) -> None:
+        """SIGKILL: the worker dies mid-task without acknowledging anything."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def queue(settings, tmp_path):
+    """Redis DB 9 flushed, MEDIA_ROOT shared with the workers, this process sending to it;
+    every worker started through `queue.worker(...)` is stopped at the end."""
+    import redis
+
+    url = redis_url()
+    redis.Redis.from_url(url).flushdb()
+    media = tmp_path / "media"
+    media.mkdir()
+    settings.MEDIA_ROOT = media
+    saved = (celery_app.conf.broker_url, celery_app.conf.task_always_eager)
+    use_broker(url, eager=False)
+    env = {k: v for k, v in os.environ.items() if k != TEST_DELAY_ENV}
+    env.update(
+        DATABASE_URL=database_url(),
+        REDIS_URL=url,
+        MEDIA_ROOT=str(media),
+        SECRET_KEY=django_settings.SECRET_KEY,  # the same signed QR links
+        CELERY_VISIBILITY_TIMEOUT=str(VISIBILITY_TIMEOUT),
+        CONN_MAX_AGE="0",
+    )
+    workers: list[Worker] = []
+
+    class Queue:
+        media_dir = media / "printouts"
+
+        def worker(self, name: str, **extra: str) -> Worker:
+            made = Worker(name, {**env, **extra}, tmp_path / f"{name}.log")
+            workers.append(made)
+            return made
+
+    try:
+        yield Queue()
+    finally:
+        for worker in workers:
+            worker.stop()
+        use_broker(saved[0], eager=saved[1])
+
+
+def ask(client, tournament, **data) -> Printout:
+    fields = {"kind": "score_cards", "stage": "qualifying", "pod": "", "pagesize": "letter"}
+    response = client.post(reverse("printouts", args=[tournament.slug]), {**fields, **data})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return Printout.objects.latest("pk")
+
+
+def follow(
+    client, printout, worker: Worker, *, until: str, timeout: float = 40
+) -> list[tuple[str, int]]:
+    """Polls the status view (as htmx does) until the row's status is `until`; returns every
+    (status, progress) seen."""
+    url = reverse("printout-status", args=[printout.tournament.slug, printout.pk])
+    seen = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        row = client.get(url, headers=HTMX).content.decode()
+        status = re.search(r'data-status="(\w+)"', row)[1]
+        progress = int(re.search(r'data-progress="(\d+)"', row)[1])
+        if not seen or seen[-1] != (status, progress):
+            seen.append((status, progress))
+        if status == until or status == "failed":
+            return seen
+        time.sleep(0.2)
+    pytest.fail(f"Still {seen[-1]} after {timeout} s. The worker said:\n{worker.output()}")
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_renders_what_the_page_asked_for(
+    queue, tournament, organiser, admin_user, client_for
+):
+    stage = drawn_stage(tournament, organiser, players=36, start=False)
+    # A little slower than it would be (0.3 s a page of cards), so the bar has steps to show.
+    worker = queue.worker("w1", **{TEST_DELAY_ENV: "0.3"}).start()
+    admin = client_for(admin_user)
+    page = admin.get(reverse("printouts", args=[tournament.slug])).content.decode()
+    assert 'id="in-process"' not in page  # a worker renders here, not the request
+
+    started = time.monotonic()
+    printout = ask(admin, tournament, pagesize="A4")
+    seen = follow(admin, printout, worker, until="done")
+    took = time.monotonic() - started
+    printout.refresh_from_db()
+    assert seen[-1] == ("done", 100), (seen, printout.error, worker.output())
+    assert any(s == "running" and 0 < p < 100 for s, p in seen), seen
+    assert [p for _, p in seen] == sorted(p for _, p in seen)  # it only ever fills up
+    assert printout.task_id and printout.attempts == 1 and printout.stage == stage
+    assert f"Task tournaments.tasks.render_printout[{printout.task_id}] succeeded" in (
+        worker.output()
+    )
+
+    response = admin.get(reverse("printout-download", args=[tournament.slug, printout.pk]))
+    pdf = pypdf.PdfReader(io.BytesIO(b"".join(response.streaming_content)))
+    assert len(pdf.pages) == printout.pages == 6
+    text = "\n".join(page.extract_text() for page in pdf.pages)
+    for player in tournament.players.all():
+        assert player.name in text and player.code in text
+    assert sorted(p.name for p in queue.media_dir.iterdir()) == [Path(printout.file.name).name]
+    print(f"\nworker printout: {took:.1f} s from the request to the download link")
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_task_outlives_its_worker_and_leaves_one_file(
+    queue, tournament, organiser, admin_user, client_for
+):
+    drawn_stage(tournament, organiser, players=36, start=False)
+    # One second a page: six pages, so there is time to stop the worker in the middle.
+    first = queue.worker("w1", **{TEST_DELAY_ENV: "1.0"}).start()
+    admin = client_for(admin_user)
+    printout = ask(admin, tournament)
+    seen = follow(admin, printout, first, until="running", timeout=20)
+    deadline = time.monotonic() + 10
+    while printout.progress == 0 and time.monotonic() < deadline:
+        time.sleep(0.1)
+        printout.refresh_from_db()
+    assert 0 < printout.progress < 100, seen
+    first.kill()
+    killed_at = time.monotonic()
+
+    printout.refresh_from_db()
+    reserved = printout.file.name
+    assert printout.status == "running" and printout.attempts == 1
+    assert reserved and not (Path(django_settings.MEDIA_ROOT) / reserved).exists()
+
+    second = queue.worker("w2").start()
+    seen = follow(admin, printout, second, until="done", timeout=40)
+    printout.refresh_from_db()
+    assert seen[-1] == ("done", 100), (seen, printout.error, second.output())
+    # The same message, delivered again after the visibility timeout; run twice in all.
+    assert f"render_printout[{printout.task_id}]" in second.output()
+    assert printout.attempts == 2 and printout.file.name == reserved
+    assert sorted(p.name for p in queue.media_dir.iterdir()) == [Path(reserved).name]
+    with printout.file.open("rb") as handle:
+        assert len(pypdf.PdfReader(io.BytesIO(handle.read())).pages) == 6
+    print(f"\nlost worker: done {time.monotonic() - killed_at:.1f} s after the kill")
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_when_redis_is_unreachable_the_request_fails_with_a_message(
+    queue, tournament, organiser, admin_user, client_for
+):
+    drawn_stage(tournament, organiser, players=12, start=False)
+    use_broker("redis://127.0.0.1:1/9", eager=False)  # nothing listens on port 1
+    admin = client_for(admin_user)
+    started = time.monotonic()
+    printout = ask(admin, tournament)
+    assert time.monotonic() - started < 10
+    printout.refresh_from_db()
+    assert (printout.status, printout.error) == ("failed", service.QUEUE_DOWN)
+    page = admin.get(reverse("printouts", args=[tournament.slug])).content.decode()
+    assert service.QUEUE_DOWN in page and f'id="retry-{printout.pk}"' in page

@@ -1,0 +1,68 @@
+"""Printouts: models in, the plain values of `tournaments.printouts` out; asking for a PDF,
+making it (from a Celery task) and throwing it away a day later.
+
+- `documents`: a printout row's PDF from the database (cards, tallies, charts, results,
+  payout sheet); `render` is what the task calls.
+- `jobs`: `request_printout` (the task is sent after commit), `retry_printout`, `produce`
+  (the task's body: safe to run twice, one file) and `purge_expired`.
+- `links`: the signed link a score card's QR code opens.
+"""
+
+from .documents import (
+    CARD_STATUS_TEXT,
+    MOVEMENT_TEXT,
+    NEEDS_STAGE,
+    TAKES_POD,
+    card_infos,
+    describe,
+    event_info,
+    file_name,
+    money,
+    page_count,
+    payout_lines,
+    pod_seatings,
+    printable_stages,
+    render,
+    results_info,
+    table_infos,
+)
+from .jobs import (
+    KEEP_FOR,
+    QUEUE_DOWN,
+    UserFacingError,
+    produce,
+    purge_expired,
+    request_printout,
+    retry_printout,
+)
+from .links import card_token, card_url, read_card_token, site_url
+
+__all__ = [
+    "CARD_STATUS_TEXT",
+    "KEEP_FOR",
+    "MOVEMENT_TEXT",
+    "NEEDS_STAGE",
+    "QUEUE_DOWN",
+    "TAKES_POD",
+    "UserFacingError",
+    "card_infos",
+    "card_token",
+    "card_url",
+    "describe",
+    "event_info",
+    "file_name",
+    "money",
+    "page_count",
+    "payout_lines",
+    "pod_seatings",
+    "printable_stages",
+    "produce",
+    "purge_expired",
+    "read_card_token",
+    "render",
+    "request_printout",
+    "results_info",
+    "retry_printout",
+    "site_url",
+    "table_infos",
+]

@@ -1,0 +1,317 @@
+"""Asking for a printout, making it (the Celery task's body) and throwing it away later.
+
+- `request_printout` saves a `Printout` row and sends `render_printout(pk)` only once the
+  row is committed (`transaction.on_commit`), so a worker never looks for a row that is not
+  there yet. If the broker cannot be reached the row is marked failed with a message the
+  admin can act on (try again); the page never breaks.
+- `produce` is the task's body. It is safe to run twice: a finished row is left alone, and
+  the file name is reserved on the row before rendering, so a run after a lost worker
+  writes the same name again (through a temporary file and an atomic rename) and never
+  leaves a second file behind.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import InterfaceError, OperationalError, transaction
+from django.utils import timezone
+
+from ...models import Pod, Printout, Stage, Tournament
+from ...models.printouts import FOLDER, KEEP_FOR, new_file_name
+from .. import audit
+from ..errors import UserFacingError
+from . import documents
+from .documents import NEEDS_STAGE, TAKES_POD, Kind, describe, page_count, printable_stages
+from .links import site_url
+
+log = logging.getLogger(__name__)
+
+QUEUE_DOWN = "The print queue is not reachable; try again in a minute."
+PROGRESS_STEP = 5  # percent between saves of the progress bar
+PROGRESS_EVERY = 2.0  # ...or seconds, whichever comes first
+
+
+def _send(pk: int) -> None:
+    """After commit: hand the row to the queue, or without Redis render it right here."""
+    from celery import current_app
+    from kombu.exceptions import OperationalError as BrokerError
+
+    from ...tasks import render_printout
+
+    if current_app.conf.task_always_eager:
+        # In-process: `apply` with throw=False runs the task's own retries (a lost database
+        # connection) instead of raising them into the request.
+        result = render_printout.apply(args=[pk], throw=False)
+        if result.failed():
+            log.error("Printout %s failed in-process: %r", pk, result.result)
+            _fail(
+                pk, f"The printout could not be made ({type(result.result).__name__}). Try again."
+            )
+        return
+    try:
+        result = render_printout.delay(pk)
+    except (BrokerError, OSError) as exc:
+        # Redis down or unreachable: nothing was queued, so say so and let the admin retry.
+        log.warning("Printout %s not queued: %s", pk, exc)
+        Printout.objects.filter(pk=pk, status=Printout.Status.QUEUED).update(
+            status=Printout.Status.FAILED, error=QUEUE_DOWN, finished_at=timezone.now()
+        )
+        return
+    Printout.objects.filter(pk=pk, task_id="").update(task_id=result.id or "")
+
+
+def _check(tournament, kind, stage, pod, pagesize) -> None:
+    if kind not in Kind.values:
+        raise UserFacingError("Choose a document to print.")
+    if pagesize not in Printout.PageSize.values:
+        raise UserFacingError("Choose letter or A4.")
+    if stage is not None and stage.tournament_id != tournament.pk:
+        raise UserFacingError("That stage is not part of this tournament.")
+    if kind in NEEDS_STAGE and stage is None:
+        raise UserFacingError("Draw the pods first: this printout is made from the seating.")
+    if pod is not None:
+        if kind not in TAKES_POD:
+            raise UserFacingError(f"{Kind(kind).label} covers every pod; choose all pods.")
+        if stage is None or pod.stage_id != stage.pk:
+            raise UserFacingError("That pod is not part of the chosen stage.")
+
+
+@transaction.atomic
+def request_printout(
+    tournament: Tournament,
+    kind: str,
+    actor,
+    *,
+    stage: Stage | None = None,
+    pod: Pod | None = None,
+    pagesize: str = "letter",
+    base_url: str = "",
+    send: bool = True,
+) -> Printout:
+    """Saves the request; the task is sent once this transaction commits.
+
+    Without a stage, documents made from the seating use the latest stage with pods.
+    `send=False` leaves the sending to the caller (the rehearsal runs the task itself).
+    """
+    if kind in NEEDS_STAGE and stage is None:
+        stages = printable_stages(tournament)
+        stage = stages[0] if stages else None
+    if kind == Kind.PAYOUT_SHEET:
+        stage = None
+    _check(tournament, kind, stage, pod, pagesize)
+    printout = Printout.objects.create(
+        tournament=tournament,
+        kind=kind,
+        stage=stage,
+        pod=pod,
+        pagesize=pagesize,
+        base_url=base_url or site_url(),
+        requested_by=actor if actor is not None and actor.is_authenticated else None,
+    )
+    audit.record(
+        "printout.requested",
+        f"Printout requested: {describe(printout)}",
+        actor=actor,
+        tournament=tournament,
+        target=printout,
+    )
+    if send:
+        transaction.on_commit(lambda: _send(printout.pk))
+    return printout
+
+
+@transaction.atomic
+def retry_printout(printout: Printout, actor) -> Printout:
+    """A failed printout goes back in the queue, for whoever asks again; same row, same
+    reserved file name."""
+    printout = Printout.objects.select_for_update().get(pk=printout.pk)
+    if printout.status != Printout.Status.FAILED:
+        raise UserFacingError("Only a failed printout can be tried again.")
+    now = timezone.now()
+    printout.status = Printout.Status.QUEUED
+    printout.progress = 0
+    printout.error = ""
+    printout.task_id = ""
+    printout.requested_by = actor if actor is not None and actor.is_authenticated else None
+    printout.requested_at = now
+    printout.finished_at = None
+    printout.expires_at = now + KEEP_FOR
+    printout.save()
+    audit.record(
+        "printout.retried",
+        f"Printout tried again: {describe(printout)}",
+        actor=actor,
+        tournament=printout.tournament,
+        target=printout,
+    )
+    transaction.on_commit(lambda: _send(printout.pk))
+    return printout
+
+
+# --- making it (the task's body) -------------------------------------------------------------
+
+
+@dataclass
+class _Progress:
+    """Saves the percentage every PROGRESS_STEP % or PROGRESS_EVERY s, never on each page."""
+
+    pk: int
+    delay: float = 0.0
+    last: int = 0
+    saved_at: float = field(default_factory=time.monotonic)
+
+    def __call__(self, done: int, total: int) -> None:
+        percent = min(99, done * 100 // total) if total else 99
+        now = time.monotonic()
+        if percent - self.last >= PROGRESS_STEP or (
+            percent > self.last and now - self.saved_at >= PROGRESS_EVERY
+        ):
+            Printout.objects.filter(pk=self.pk, status=Printout.Status.RUNNING).update(
+                progress=percent
+            )
+            self.last, self.saved_at = percent, now
+        if self.delay:
+            time.sleep(self.delay)
+
+
+def _write(storage, name: str, data: bytes) -> None:
+    """Writes to a temporary file beside the final one, then renames it into place: a crash
+    leaves the old state or the new one, never half a PDF under the real name. Temporary
+    files an earlier run left behind are removed first."""
+    path = Path(storage.path(name))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for stale in path.parent.glob(f"{path.name}.part-*"):
+        stale.unlink(missing_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f"{path.name}.part-", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, settings.FILE_UPLOAD_PERMISSIONS or 0o644)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def _claim(printout_id: int, task_id: str) -> Printout | None:
+    """Marks the row running and reserves its file name; None when there is nothing to do
+    (the row is gone, or already done with its file)."""
+    with transaction.atomic():
+        printout = (
+            Printout.objects.select_for_update(of=("self",))
+            .select_related("tournament__preset", "stage__tournament", "pod")
+            .filter(pk=printout_id)
+            .first()
+        )
+        if printout is None:
+            return None
+        done = printout.status == Printout.Status.DONE and printout.file.name
+        if done and printout.file.storage.exists(printout.file.name):
+            return None
+        if not printout.file.name:
+            printout.file.name = new_file_name()
+        printout.status = Printout.Status.RUNNING
+        printout.progress = 0
+        printout.error = ""
+        printout.task_id = task_id or printout.task_id
+        printout.attempts += 1
+        printout.started_at = timezone.now()
+        printout.finished_at = None
+        printout.save(
+            update_fields=[
+                "file",
+                "status",
+                "progress",
+                "error",
+                "task_id",
+                "attempts",
+                "started_at",
+                "finished_at",
+            ]
+        )
+        return printout
+
+
+def _fail(printout_id: int, message: str) -> None:
+    Printout.objects.filter(pk=printout_id).exclude(status=Printout.Status.DONE).update(
+        status=Printout.Status.FAILED, error=message[:2000], finished_at=timezone.now()
+    )
+
+
+def produce(printout_id: int, *, task_id: str = "", delay: float = 0.0) -> dict[str, Any]:
+    """Renders the row's PDF into its reserved file. Lost database connections propagate
+    (the task retries them); any other error marks the row failed with a message."""
+    try:
+        printout = _claim(printout_id, task_id)
+    except (OperationalError, InterfaceError):
+        raise
+    except Exception as exc:
+        log.exception("Printout %s could not start", printout_id)
+        _fail(printout_id, f"The printout could not start ({type(exc).__name__}). Try again.")
+        return {"printout": printout_id, "status": "failed"}
+    if printout is None:
+        return {"printout": printout_id, "status": "skipped"}
+    try:
+        data = documents.render(printout, _Progress(printout.pk, delay))
+        _write(printout.file.storage, printout.file.name, data)
+    except (OperationalError, InterfaceError):
+        raise
+    except UserFacingError as exc:
+        _fail(printout.pk, exc.message)
+        return {"printout": printout_id, "status": "failed"}
+    except Exception as exc:
+        log.exception("Printout %s failed", printout_id)
+        _fail(
+            printout.pk,
+            f"The printout could not be made ({type(exc).__name__}: {exc}). Try again; if it "
+            "fails again, tell the organiser.",
+        )
+        return {"printout": printout_id, "status": "failed"}
+    now = timezone.now()
+    pages = page_count(data)
+    Printout.objects.filter(pk=printout.pk).update(
+        status=Printout.Status.DONE,
+        progress=100,
+        error="",
+        pages=pages,
+        bytes=len(data),
+        finished_at=now,
+        expires_at=now + KEEP_FOR,
+    )
+    return {"printout": printout_id, "status": "done", "pages": pages, "bytes": len(data)}
+
+
+# --- clean-up --------------------------------------------------------------------------------
+
+
+def purge_expired(now=None) -> int:
+    """Deletes printouts past their expiry (each row's file goes with it, see post_delete),
+    then files nobody refers to: a temporary file an hour old, any other a day old."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        count, _ = Printout.objects.filter(expires_at__lte=now).delete()
+    storage = Printout._meta.get_field("file").storage
+    folder = Path(storage.path(FOLDER))
+    if folder.is_dir():
+        known = {Path(name).name for name in Printout.objects.values_list("file", flat=True)}
+        moment = now.timestamp()
+        for path in folder.iterdir():
+            age = moment - path.stat().st_mtime
+            temporary = ".part-" in path.name
+            if (
+                path.is_file()
+                and path.name not in known
+                and (age > 3600 if temporary else age > KEEP_FOR.total_seconds())
+            ):
+                path.unlink(missing_ok=True)
+    return count
