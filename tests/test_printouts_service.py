@@ -31,9 +31,9 @@ from bunco_site.celery import app as celery_app
 from scoring.services.cards import load_stage, standings
 from tests.factories import PlayerFactory, UserFactory, grant
 from tests.helpers import drawn_stage
+from tests.pdf_reading import cards_by_cell, placed_text
 from tournaments.models import FinalTable, Payout, Printout, Seat, Stage
-from tournaments.printouts.layout import cells, page_size
-from tournaments.printouts.score_cards import card_geometry
+from tournaments.printouts.layout import page_size
 from tournaments.services import printouts as service
 from tournaments.services import prizes as prize_service
 from tournaments.services.printouts import documents, jobs
@@ -77,33 +77,10 @@ def read_pdf(printout: Printout) -> pypdf.PdfReader:
     return reader
 
 
-def placed_text(page) -> list[tuple[float, float, str]]:
-    """(x, y, text) of per-card (translated) text; the shared card form's text is left out."""
-    found = []
-
-    def visit(text, cm, tm, font, size):
-        if text.strip() and (cm[4], cm[5]) != (0, 0):
-            found.append((cm[4] + tm[4] * cm[0], cm[5] + tm[5] * cm[3], text.strip()))
-
-    page.extract_text(visitor_text=visit)
-    return found
-
-
 def cards_in(printout: Printout) -> list[list[str]]:
     """The per-player texts of each card cell: [name, code, pod, start]."""
-    size = page_size(printout.pagesize)
     event = service.event_info(printout.tournament, printout.stage)
-    g = card_geometry(event, size)
-    slots = cells(size, g.cols, g.rows)
-    found = []
-    for page in read_pdf(printout).pages:
-        by_slot = defaultdict(list)
-        for x, y, text in placed_text(page):
-            for i, (sx, sy, w, h) in enumerate(slots):
-                if sx <= x < sx + w and sy <= y < sy + h:
-                    by_slot[i].append(text)
-        found += [by_slot[i] for i in sorted(by_slot)]
-    return found
+    return cards_by_cell(read_pdf(printout), event, page_size(printout.pagesize))
 
 
 @pytest.fixture

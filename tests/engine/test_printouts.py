@@ -21,6 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reportlab.lib.pagesizes import A4, letter
 
+from tests.pdf_reading import cards_by_cell as read_cards
+from tests.pdf_reading import placed_text
 from tournaments.printouts import (
     CardInfo,
     EventInfo,
@@ -36,7 +38,7 @@ from tournaments.printouts import (
     seating_charts,
     tally_sheets,
 )
-from tournaments.printouts.layout import cells, fit, font_for, new_canvas, save
+from tournaments.printouts.layout import fit, font_for, new_canvas, save
 from tournaments.printouts.qr import (
     QR_MASK,
     draw_qr_codes,
@@ -102,38 +104,11 @@ def page_text(pdf: bytes) -> list[str]:
     return [page.extract_text() for page in read(pdf).pages]
 
 
-def placed_text(page: pypdf.PageObject) -> list[tuple[float, float, str]]:
-    """(x, y, text) of the text drawn for one card or sheet, in page coordinates.
-
-    Per-card text is drawn under the cell's translation; the text of the shared form XObject
-    comes back once, in the form's own coordinates (no translation), and is left out.
-    """
-    found = []
-
-    def visit(text, cm, tm, font, size):
-        if text.strip() and (cm[4], cm[5]) != (0, 0):
-            found.append((cm[4] + tm[4] * cm[0], cm[5] + tm[5] * cm[3], text.strip()))
-
-    page.extract_text(visitor_text=visit)
-    return found
-
-
 # --- score cards --------------------------------------------------------------------------
 
 
 def cards_by_cell(pdf: bytes, pagesize) -> list[list[str]]:
-    """The per-player texts of every card cell that has any, page by page, cell by cell."""
-    geometry = card_geometry(EVENT, pagesize)
-    slots = cells(pagesize, geometry.cols, geometry.rows)
-    found = []
-    for page in read(pdf).pages:
-        by_slot = defaultdict(list)
-        for x, y, text in placed_text(page):
-            for i, (sx, sy, w, h) in enumerate(slots):
-                if sx <= x < sx + w and sy <= y < sy + h:
-                    by_slot[i].append(text)
-        found += [by_slot[i] for i in sorted(by_slot)]
-    return found
+    return read_cards(read(pdf), EVENT, pagesize)
 
 
 @pytest.mark.parametrize("pagesize", [letter, A4], ids=["letter", "A4"])
