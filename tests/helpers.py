@@ -7,6 +7,8 @@ from django.utils import timezone
 
 from scoring.services.results import ResultEntry, record_result
 from tests.factories import PlayerFactory
+from tournaments.prizes import OVERALL
+from tournaments.services import prizes
 from tournaments.services.rounds import start_next_round
 from tournaments.services.stages import draw_qualifying
 
@@ -66,3 +68,20 @@ def at_once(*calls):
         thread.join(timeout=30)
         assert not thread.is_alive(), "a racing call hung"
     return outcomes
+
+
+def award_everything(tournament, actor):
+    """The mesquite sheet loaded, judges' picks made, roll-offs rolled, prizes awarded."""
+    prizes.load_template(tournament, "mesquite", actor=actor)
+    totals = [t for t in prizes.player_totals(tournament, "qualifying") if t.eligible]
+    for category in tournament.prize_categories.filter(measure="judged"):
+        if category.scope == "pod":
+            for pod in sorted({t.pod for t in totals}):
+                first = next(t.player for t in totals if t.pod == pod)
+                prizes.nominate(category, str(pod), [first], actor=actor)
+        else:
+            prizes.nominate(category, OVERALL, [1], actor=actor)
+    while pending := prizes.plan_prizes(tournament).pending:
+        for tie in pending:
+            prizes.record_prize_roll_off(tournament, tie.key, actor=actor)
+    return prizes.award(tournament, actor=actor)

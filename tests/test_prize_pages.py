@@ -15,6 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import UserFactory, grant
+from tests.helpers import award_everything
 from tournaments.models import (
     AuditEntry,
     Payout,
@@ -81,23 +82,6 @@ def staff(event):
 @pytest.fixture
 def desk(admin, client_for):
     return client_for(admin)
-
-
-def award_everything(tournament, actor):
-    """The mesquite sheet loaded, judges' picks made, roll-offs rolled, prizes awarded."""
-    prizes.load_template(tournament, "mesquite", actor=actor)
-    totals = [t for t in prizes.player_totals(tournament, "qualifying") if t.eligible]
-    for category in tournament.prize_categories.filter(measure="judged"):
-        if category.scope == "pod":
-            for pod in sorted({t.pod for t in totals}):
-                first = next(t.player for t in totals if t.pod == pod)
-                prizes.nominate(category, str(pod), [first], actor=actor)
-        else:
-            prizes.nominate(category, OVERALL, [1], actor=actor)
-    while pending := prizes.plan_prizes(tournament).pending:
-        for tie in pending:
-            prizes.record_prize_roll_off(tournament, tie.key, actor=actor)
-    return prizes.award(tournament, actor=actor)
 
 
 @pytest.fixture

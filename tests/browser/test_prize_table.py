@@ -8,8 +8,8 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from tests.factories import PASSWORD, UserFactory, grant
+from tests.helpers import award_everything
 from tournaments.models import Payout, PrizeAward
-from tournaments.prizes import OVERALL
 from tournaments.services import prizes, rehearsal
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -30,19 +30,7 @@ def awarded_event(monkeypatch):
     monkeypatch.setattr(rehearsal, "award_and_pay", lambda *args, **kwargs: {})
     tournament = rehearsal.rehearse(players=24, preset="mesquite", seed=2).tournament
     organiser = get_user_model().objects.get(username="organiser")
-    prizes.load_template(tournament, "mesquite", actor=organiser)
-    totals = [t for t in prizes.player_totals(tournament, "qualifying") if t.eligible]
-    for category in tournament.prize_categories.filter(measure="judged"):
-        if category.scope == "pod":
-            for pod in sorted({t.pod for t in totals}):
-                first = next(t.player for t in totals if t.pod == pod)
-                prizes.nominate(category, str(pod), [first], actor=organiser)
-        else:
-            prizes.nominate(category, OVERALL, [1], actor=organiser)
-    while pending := prizes.plan_prizes(tournament).pending:
-        for tie in pending:
-            prizes.record_prize_roll_off(tournament, tie.key, actor=organiser)
-    prizes.award(tournament, actor=organiser)
+    award_everything(tournament, organiser)
     admin = UserFactory(username="prize-admin")
     grant(tournament, admin, "admin")
     return tournament, admin
