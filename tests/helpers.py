@@ -9,6 +9,7 @@ from scoring.services.results import ResultEntry, record_result
 from tests.factories import PlayerFactory
 from tournaments.prizes import OVERALL
 from tournaments.services import prizes
+from tournaments.services.errors import UserFacingError
 from tournaments.services.rounds import start_next_round
 from tournaments.services.stages import draw_qualifying
 
@@ -68,6 +69,19 @@ def at_once(*calls):
         thread.join(timeout=30)
         assert not thread.is_alive(), "a racing call hung"
     return outcomes
+
+
+def one_wins(*calls):
+    """Races the calls with `at_once`: exactly one succeeds and every other is refused with a
+    message for the person (a UserFacingError, never a database error). Returns the winner's
+    result and the others' messages."""
+    outcomes = at_once(*calls)
+    refused = [o for o in outcomes if isinstance(o, Exception)]
+    unexpected = [o for o in refused if not isinstance(o, UserFacingError)]
+    assert not unexpected, f"not a user-facing refusal: {unexpected!r}"
+    done = [o for o in outcomes if not isinstance(o, Exception)]
+    assert len(done) == 1, outcomes
+    return done[0], [r.message for r in refused]
 
 
 def award_everything(tournament, actor):

@@ -209,8 +209,16 @@ def _pod_of_player(stage: Stage, player: Player) -> Pod:
 
 
 def _lock_current(stage: Stage, player: Player) -> CardEntry | None:
+    """Locks the player's row, then reads their current card version.
+
+    The player, not the version, is the lock: it exists before the first version does (two
+    first entries queue instead of colliding), and whoever waited reads the version the other
+    saved. A lock on the version row itself, once the winner replaced it, would hand the
+    loser no row at all ("nobody has entered this card") instead of the version to check.
+    """
+    Player.objects.select_for_update(no_key=True).get(pk=player.pk)
     return (
-        CardEntry.objects.select_for_update()
+        CardEntry.objects.select_related("entered_by", "confirmed_by")
         .filter(stage=stage, player=player, is_current=True)
         .first()
     )

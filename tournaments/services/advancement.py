@@ -385,27 +385,44 @@ def roll_for_order(final: FinalTable, *, actor, faces: list[int] | None = None) 
 
 
 @transaction.atomic
-def throw(final: FinalTable, *, actor, dice: tuple[int, int, int] | None = None) -> FinalThrow:
-    """The next finalist's throw of three dice; three of a kind wins the grand prize."""
+def throw(
+    final: FinalTable,
+    *,
+    actor,
+    dice: tuple[int, int, int] | None = None,
+    number: int | None = None,
+) -> FinalThrow:
+    """The next finalist's throw of three dice; three of a kind wins the grand prize.
+
+    `number` is the throw the person meant to record (the page shows it): two phones, or a
+    double tap, sending the same throw record it once and the second is told, instead of
+    the second becoming the next finalist's throw.
+    """
     final = FinalTable.objects.select_for_update().get(pk=final.pk)
     if not final.order:
         raise UserFacingError("Roll for the order of play first.")
     if final.winner_id is not None:
         raise UserFacingError("The grand prize is already won.")
-    number = final.throws.count() + 1
-    player = final.order[(number - 1) % len(final.order)]
+    next_number = final.throws.count() + 1
+    if number is not None and number != next_number:
+        raise UserFacingError(
+            f"Throw {number} is already recorded; the next is throw {next_number}."
+            if number < next_number
+            else f"The next throw is throw {next_number}; reload the page."
+        )
+    player = final.order[(next_number - 1) % len(final.order)]
     if dice is None:
         if final.dice_seed is None:
             final.dice_seed = new_seed()
             final.save(update_fields=["dice_seed"])
-        rng = random.Random(f"{final.dice_seed}:{number}")
+        rng = random.Random(f"{final.dice_seed}:{next_number}")
         dice = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
     if len(dice) != 3 or any(
         isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6 for d in dice
     ):
         raise UserFacingError("Enter three dice, each 1 to 6.")
     made = FinalThrow.objects.create(
-        final=final, number=number, player_id=player, dice=list(dice), entered_by=actor
+        final=final, number=next_number, player_id=player, dice=list(dice), entered_by=actor
     )
     if dice[0] == dice[1] == dice[2]:
         final.winner_id = player

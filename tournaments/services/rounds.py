@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from scoring.models import TableResult
 
-from ..models import Round, Seat, Stage
+from ..models import Pod, Round, Seat, Stage
 from . import audit
 from .errors import UserFacingError
 
@@ -86,6 +86,11 @@ def start_next_round(stage: Stage, *, actor) -> Round:
 
 @transaction.atomic
 def close_round(round_: Round, *, actor) -> Round:
+    # The stage's pods first, in the order `record_result` takes them (pod, then round): a
+    # correction being saved is either in before the tables are counted, or waits and then
+    # sees the round closed (and must give a reason). Locking the round alone would let a
+    # correction read "open" and commit after the close.
+    list(Pod.objects.select_for_update().filter(stage_id=round_.stage_id).order_by("pk"))
     round_ = Round.objects.select_for_update().select_related("stage").get(pk=round_.pk)
     if round_.status != Round.Status.OPEN:
         raise UserFacingError(f"Round {round_.number} is not being played.")

@@ -338,7 +338,14 @@ def pod_player_ids(pod: Pod) -> set[int]:
 
 @transaction.atomic
 def assign_staff(pod: Pod, users, *, actor) -> None:
+    """Sets the pod's staff to exactly `users`.
+
+    Under the pod's lock: `set` reads the current staff and adds and removes the difference,
+    so two organisers saving at once without it could leave the union of both lists, which
+    neither chose; with it the later save wins whole, as its audit entry says.
+    """
     users = list(users)
+    Pod.objects.select_for_update().get(pk=pod.pk)
     pod.staff.set(users)
     audit.record(
         "pod.staff",

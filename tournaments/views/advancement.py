@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.views.generic import TemplateView, View
@@ -651,15 +650,7 @@ class FinalThrowView(FinalAction):
     def act(self, final):
         form = ThrowForm(self.request.POST)
         data = self.valid(form)
-        with transaction.atomic():
-            # Locked, so a double tap or two phones cannot record the same throw twice.
-            locked = FinalTable.objects.select_for_update().get(pk=final.pk)
-            done = locked.throws.count()
-            if locked.winner_id is None and data["number"] != done + 1:
-                raise UserFacingError(
-                    f"Throw {data['number']} is already recorded; the next is throw {done + 1}."
-                )
-            made = service.throw(locked, actor=self.request.user, dice=form.dice)
+        made = service.throw(final, actor=self.request.user, dice=form.dice, number=data["number"])
         name = player_names([made.player_id])[made.player_id]
         dice = " ".join(map(str, made.dice))
         if len(set(made.dice)) == 1:
