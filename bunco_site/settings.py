@@ -7,9 +7,11 @@ sets DATABASE_URL, REDIS_URL, SECRET_KEY, ALLOWED_HOSTS and BUNCO_HTTPS.
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -67,12 +69,16 @@ INSTALLED_APPS = [
     "crispy_bootstrap5",
     "bootstrap",
     "django_htmx",
+    "axes",
+    "csp",
     "tournaments",
     "scoring",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "bunco_site.outages.DatabaseOutageMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -82,6 +88,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "tournaments.middleware.ForcePasswordChangeMiddleware",
+    # Last, as django-axes asks: it turns a refused sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "bunco_site.urls"
@@ -129,6 +137,23 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# django-axes first: it refuses a locked-out account or address before the password is tried.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Sign-ins are rate limited per account and per address, each on its own: five failures in a
+# row lock that username (from anywhere) and that address (whatever username) for 15 minutes.
+# Failed tries during a lockout are not counted, so the 15 minutes the page promises hold; a
+# successful sign-in before the limit starts the count again. An organiser's password reset
+# unlocks the account; `manage.py axes_reset_ip <address>` unlocks an address.
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "tournaments.lockout.lockout_response"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -179,9 +204,15 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": _visibility_timeout,
     "unacked_restore_interval": max(1, min(60, _visibility_timeout // 10)),
     "unacked_restore_throttle": 1,
-    # A request that queues a printout should not hang on an unreachable Redis host.
-    "socket_connect_timeout": 5,
+    # A request that queues a printout should not hang on an unreachable Redis host, nor on
+    # one that stopped answering (every reply is far below a second; a BRPOP waits 1 s).
+    "socket_connect_timeout": 2,
+    "socket_timeout": 2,
 }
+# Sending a task tries once (a Redis restarted since the last send is reconnected without a
+# retry): a stopped Redis refuses at once, a hung one fails after socket_timeout. The printout
+# then waits for the queue and its page sends it again later.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 0}
 # Printouts expire after a day; celery beat (`make beat`) runs the clean-up every hour. A
 # laptop without beat can run `manage.py purge_printouts`.
 CELERY_BEAT_SCHEDULE = {
@@ -190,6 +221,18 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 3600.0,
     },
 }
+# With REDIS_URL every gunicorn process shares one cache (the board's and public standings'
+# numbers) instead of each keeping its own; without it a laptop's single server keeps it in
+# memory. CACHE_URL puts the cache in another Redis database than the print queue.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "bunco_site.cache.SharedCache",
+            "LOCATION": os.environ.get("CACHE_URL") or REDIS_URL,
+            "KEY_PREFIX": "bunco",
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
+    }
 # The address printed in the score cards' QR codes when there is no request to take it from
 # (the print_packet command, the rehearsal), or to override the one the admin used.
 SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
@@ -209,6 +252,25 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 if env_bool("BUNCO_BEHIND_PROXY"):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # Every request then comes from the proxy's address: lock out the client's instead.
+    AXES_CLIENT_IP_CALLABLE = "tournaments.lockout.forwarded_client_ip"
+
+# Scripts only from our own static files (no inline script, no eval); inline styles are
+# allowed because pages and the htmx fragments swapped into them carry <style> blocks and
+# style="" attributes, and a nonce cannot follow a fragment swapped in later. Bootstrap's
+# icons are data: images. Always on, so the browser tests run under the same policy.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 if not DEBUG and SECRET_KEY.startswith("django-insecure"):
     raise ImproperlyConfigured("SECRET_KEY must not be an insecure development key.")

@@ -80,13 +80,30 @@ def browser():
         chromium.close()
 
 
+def policy_violations(context) -> list[str]:
+    """What the content security policy blocked in this browser context, as Chromium logs it:
+    a browser test that passes while the policy blocked something would hide a broken page."""
+    found: list[str] = []
+    context.on(
+        "console",
+        lambda msg: (
+            found.append(f"{msg.page.url if msg.page else '?'}: {msg.text}")
+            if "Content Security Policy" in msg.text
+            else None
+        ),
+    )
+    return found
+
+
 @pytest.fixture
 def page(browser, live_server):
     context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
     context.set_default_timeout(10_000)
+    violations = policy_violations(context)
     page = context.new_page()
     yield page
     context.close()
+    assert not violations, violations
 
 
 @pytest.fixture
@@ -98,9 +115,11 @@ def phone_page(browser, live_server):
         has_touch=True,
     )
     context.set_default_timeout(10_000)
+    violations = policy_violations(context)
     page = context.new_page()
     yield page
     context.close()
+    assert not violations, violations
 
 
 @pytest.fixture

@@ -153,15 +153,18 @@ def test_a_failure_shows_its_message_and_try_again_works(
     assert Printout.objects.get().attempts == 2
 
 
-def test_when_the_queue_is_down_the_page_says_try_again(
+def test_when_the_queue_is_down_the_page_says_the_request_waits(
     stage, tournament, admin, django_capture_on_commit_callbacks
 ):
     celery_app.conf.task_always_eager = False
     with mock.patch.object(render_printout, "delay", side_effect=BrokerError("refused")):
         response = ask(admin, tournament, django_capture_on_commit_callbacks)
-    assert response.status_code == 302
-    body = admin.get(page_url(tournament)).content.decode()
-    assert service.QUEUE_DOWN in body and "Try again" in body
+        assert response.status_code == 302
+        body = admin.get(response.url).content.decode()
+    printout = Printout.objects.get()
+    assert (printout.status, printout.error) == ("queued", service.QUEUE_DOWN)
+    assert service.QUEUE_DOWN in body and f'id="queue-down-{printout.pk}"' in body
+    assert "Try again" not in body
 
 
 def test_one_pod_and_bad_choices(stage, tournament, admin, django_capture_on_commit_callbacks):

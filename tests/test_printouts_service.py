@@ -421,19 +421,17 @@ def test_a_rendering_error_fails_with_a_message_and_retry_works(
     assert printout.status == Printout.Status.DONE and printout.error == ""
 
 
-def test_broker_down_marks_the_request_failed(
+def test_broker_down_keeps_the_request_waiting_for_the_queue(
     drawn, tournament, organiser, with_a_queue, django_capture_on_commit_callbacks
 ):
     with mock.patch.object(
         render_printout, "delay", side_effect=BrokerError("Error 111 connecting to redis")
     ):
         printout = make(tournament, "packet", organiser, django_capture_on_commit_callbacks)
-    assert printout.status == Printout.Status.FAILED and printout.error == service.QUEUE_DOWN
-    celery_app.conf.task_always_eager = True  # the queue is back (here: in-process)
-    with django_capture_on_commit_callbacks(execute=True):
+    assert printout.status == Printout.Status.QUEUED and printout.error == service.QUEUE_DOWN
+    assert service.waiting_for_queue(printout) and printout.task_id == ""
+    with pytest.raises(service.UserFacingError):  # nothing failed: no "try again" needed
         service.retry_printout(printout, organiser)
-    printout.refresh_from_db()
-    assert printout.status == Printout.Status.DONE
 
 
 def test_progress_is_saved_in_steps_not_per_page(drawn, tournament, organiser):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 
+from axes.utils import reset as reset_sign_in_failures
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
@@ -93,6 +94,8 @@ def reset_password(tournament: Tournament, user, *, actor) -> str:
     user.set_password(password)
     user.save(update_fields=["password"])
     UserProfile.objects.update_or_create(user=user, defaults={"must_change_password": True})
+    # The lockout page sends a locked-out person to the organiser: the new password unlocks.
+    reset_sign_in_failures(username=user.username)
     audit.record(
         "account.password_reset",
         f"One-time password issued for {user.username}",

@@ -6,7 +6,9 @@ and the Celery task sent after commit (`services.printouts.request_printout`). E
 on the page polls its own row every second through htmx until it is done or failed, so the
 bar fills without a reload, then shows the download link, or the error and a "Try again"
 button. Files are only ever served by `PrintoutDownloadView`, which checks the permission:
-MEDIA_ROOT is never published.
+MEDIA_ROOT is never published. A request the broker did not take (Redis down) waits on the
+page, which sends it again while it is viewed (`service.send_waiting`): when Redis is back,
+the printout starts without anyone asking twice.
 
 The QR code of a score card opens `CardCheckView` with a signed token: staff who may verify
 that card are sent to its verification page; anyone else sees the card read-only.
@@ -120,10 +122,16 @@ class PrintoutPermissionMixin(TournamentPermissionMixin):
 
 def row_context(printout: Printout) -> dict:
     waited = (timezone.now() - printout.requested_at).total_seconds()
+    for_queue = service.waiting_for_queue(printout)
     return {
         "p": printout,
         "description": service.describe(printout),
-        "waiting_long": printout.status == Printout.Status.QUEUED and waited > WAITING_HINT_AFTER,
+        "waiting_for_queue": for_queue,
+        "waiting_long": (
+            printout.status == Printout.Status.QUEUED
+            and not for_queue
+            and waited > WAITING_HINT_AFTER
+        ),
         "in_process": tasks_in_process(),
     }
 
@@ -168,6 +176,7 @@ class PrintoutsView(PrintoutPermissionMixin, View):
         for name, value in chosen.items():
             if value in {str(v) for v, _ in form.fields[name].choices}:
                 form.initial[name] = value
+        service.send_waiting(self.tournament)
         return self.render(form)
 
     def post(self, request, slug):
@@ -189,7 +198,9 @@ class PrintoutsView(PrintoutPermissionMixin, View):
             form.add_error(None, exc.message)
             return self.render(form, status=400)
         printout.refresh_from_db()
-        if printout.status == Printout.Status.QUEUED:
+        if service.waiting_for_queue(printout):
+            messages.warning(request, f"{service.describe(printout)}: {service.QUEUE_DOWN}")
+        elif printout.status == Printout.Status.QUEUED:
             messages.info(
                 request, f"{service.describe(printout)}: queued; the bar shows its progress."
             )
@@ -216,7 +227,12 @@ class PrintoutStatusView(PrintoutMixin, View):
     def get(self, request, slug, pk):
         if not request.htmx:
             return redirect(self.page_url(self.printout))
-        return TemplateResponse(request, ROW_TEMPLATE, row_context(self.printout))
+        printout = self.printout
+        if service.waiting_for_queue(printout) and service.send_waiting(
+            self.tournament, printout.pk
+        ):
+            printout.refresh_from_db()
+        return TemplateResponse(request, ROW_TEMPLATE, row_context(printout))
 
 
 class PrintoutRetryView(PrintoutMixin, View):
@@ -228,7 +244,11 @@ class PrintoutRetryView(PrintoutMixin, View):
         except UserFacingError as exc:
             messages.error(request, exc.message)
             return redirect(self.page_url(self.printout))
-        messages.info(request, f"{service.describe(printout)}: trying again.")
+        printout.refresh_from_db()
+        if service.waiting_for_queue(printout):
+            messages.warning(request, f"{service.describe(printout)}: {service.QUEUE_DOWN}")
+        else:
+            messages.info(request, f"{service.describe(printout)}: trying again.")
         return redirect(self.page_url(printout))
 
 

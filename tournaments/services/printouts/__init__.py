@@ -3,8 +3,9 @@ making it (from a Celery task) and throwing it away a day later.
 
 - `documents`: a printout row's PDF from the database (cards, tallies, charts, results,
   payout sheet); `render` is what the task calls.
-- `jobs`: `request_printout` (the task is sent after commit), `retry_printout`, `produce`
-  (the task's body: safe to run twice, one file) and `purge_expired`.
+- `jobs`: `request_printout` (the task is sent after commit; if the broker is down the row
+  waits and `send_waiting` sends it later), `retry_printout`, `produce` (the task's body: safe
+  to run twice, one file) and `purge_expired`.
 - `links`: the signed link a score card's QR code opens.
 """
 
@@ -34,6 +35,8 @@ from .jobs import (
     purge_expired,
     request_printout,
     retry_printout,
+    send_waiting,
+    waiting_for_queue,
 )
 from .links import card_token, card_url, read_card_token, site_url
 
@@ -63,6 +66,8 @@ __all__ = [
     "request_printout",
     "results_info",
     "retry_printout",
+    "send_waiting",
     "site_url",
     "table_infos",
+    "waiting_for_queue",
 ]

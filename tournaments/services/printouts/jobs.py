@@ -2,8 +2,9 @@
 
 - `request_printout` saves a `Printout` row and sends `render_printout(pk)` only once the
   row is committed (`transaction.on_commit`), so a worker never looks for a row that is not
-  there yet. If the broker cannot be reached the row is marked failed with a message the
-  admin can act on (try again); the page never breaks.
+  there yet. If the broker cannot be reached the row stays queued, marked as waiting for
+  the queue (`QUEUE_DOWN` in its error), and `send_waiting` sends it again when the printouts
+  page or the row's poll is next viewed: the request is never lost and the page never breaks.
 - `produce` is the task's body. It is safe to run twice: a finished row is left alone, and
   the file name is reserved on the row before rendering, so a run after a lost worker
   writes the same name again (through a temporary file and an atomic rename) and never
@@ -34,13 +35,33 @@ from .links import site_url
 
 log = logging.getLogger(__name__)
 
-QUEUE_DOWN = "The print queue is not reachable; try again in a minute."
+QUEUE_DOWN = (
+    "The print queue is not answering; your request is saved and will start when it is back."
+)
+# A page polls a waiting row every second; a process asks a dead broker about one row at most
+# this often (seconds), so a Redis that hangs instead of refusing does not tie up every request.
+RESEND_EVERY = 5
+# Row -> when this process last asked the broker to take it (time.monotonic()). Kept in the
+# process on purpose: a cache could live in the very Redis that is down.
+_asked: dict[int, float] = {}
 PROGRESS_STEP = 5  # percent between saves of the progress bar
 PROGRESS_EVERY = 2.0  # ...or seconds, whichever comes first
 
 
-def _send(pk: int) -> None:
-    """After commit: hand the row to the queue, or without Redis render it right here."""
+def _may_ask(pk: int) -> bool:
+    """False when this process asked the broker about the row less than RESEND_EVERY ago."""
+    now = time.monotonic()
+    for old in [row for row, at in _asked.items() if now - at >= RESEND_EVERY]:
+        _asked.pop(old, None)
+    if pk in _asked:
+        return False
+    _asked[pk] = now
+    return True
+
+
+def _send(pk: int) -> bool:
+    """After commit: hand the row to the queue, or without Redis render it right here.
+    False when the broker did not answer: the row then waits for the queue."""
     from celery import current_app
     from kombu.exceptions import OperationalError as BrokerError
 
@@ -55,17 +76,55 @@ def _send(pk: int) -> None:
             _fail(
                 pk, f"The printout could not be made ({type(result.result).__name__}). Try again."
             )
-        return
+        return True
     try:
+        # Bounded by the broker's socket timeouts and CELERY_TASK_PUBLISH_RETRY_POLICY.
         result = render_printout.delay(pk)
     except (BrokerError, OSError) as exc:
-        # Redis down or unreachable: nothing was queued, so say so and let the admin retry.
+        # Redis down or unreachable: nothing was queued. The row keeps its place and says it
+        # waits for the queue; `send_waiting` tries again.
         log.warning("Printout %s not queued: %s", pk, exc)
-        Printout.objects.filter(pk=pk, status=Printout.Status.QUEUED).update(
-            status=Printout.Status.FAILED, error=QUEUE_DOWN, finished_at=timezone.now()
-        )
-        return
-    Printout.objects.filter(pk=pk, task_id="").update(task_id=result.id or "")
+        Printout.objects.filter(pk=pk, status=Printout.Status.QUEUED).update(error=QUEUE_DOWN)
+        _asked[pk] = time.monotonic()
+        return False
+    # A worker may have claimed the row already (it then set the task id itself).
+    Printout.objects.filter(pk=pk, status=Printout.Status.QUEUED).update(
+        task_id=result.id or "", error=""
+    )
+    return True
+
+
+def waiting_for_queue(printout: Printout) -> bool:
+    """True for a request the broker did not take: saved, not sent yet."""
+    return printout.status == Printout.Status.QUEUED and printout.error == QUEUE_DOWN
+
+
+def send_waiting(tournament: Tournament, pk: int | None = None) -> int:
+    """Sends again the tournament's printouts (or the one `pk`) that wait for the queue;
+    returns how many the broker took.
+
+    Called when the printouts page or a row's poll is viewed, so a request made while Redis
+    was down starts once it is back. The row is locked while it is sent and skipped by
+    anyone else holding it, so two pages polling at once send it once; and the task itself
+    is safe to run twice, so even a second delivery leaves one file.
+    """
+    waiting = Printout.objects.filter(
+        tournament=tournament, status=Printout.Status.QUEUED, error=QUEUE_DOWN
+    )
+    if pk is not None:
+        waiting = waiting.filter(pk=pk)
+    sent = 0
+    for row_pk in waiting.values_list("pk", flat=True):
+        if not _may_ask(row_pk):
+            continue
+        with transaction.atomic():
+            row = waiting.select_for_update(skip_locked=True).filter(pk=row_pk).first()
+            if row is None:
+                continue
+            if not _send(row_pk):
+                break  # still down: asking about the other rows would only wait as long
+            sent += 1
+    return sent
 
 
 def _check(tournament, kind, stage, pod, pagesize) -> None:
@@ -100,6 +159,12 @@ def request_printout(
 
     Without a stage, documents made from the seating use the latest stage with pods.
     `send=False` leaves the sending to the caller (the rehearsal runs the task itself).
+
+    Every request is a printout of its own, even when an identical one is still queued or
+    rendering: a row records who asked, the address its QR codes use (each admin's own) and
+    the data as of the request, and a PDF already rendering may miss a change the second
+    admin just made. So two admins asking at once get two rows and two files, with nothing
+    shared to lock; a failed one is tried again on its own row (`retry_printout`).
     """
     if kind in NEEDS_STAGE and stage is None:
         stages = printable_stages(tournament)

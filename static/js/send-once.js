@@ -1,0 +1,11 @@
+// A double tap on a slow venue network must not send a form twice (a result sent twice would
+// come back as a conflict with oneself).
+document.querySelectorAll("form[method=post]").forEach(function (form) {
+  form.addEventListener("submit", function (event) {
+    if (form.dataset.sent) { event.preventDefault(); return; }
+    form.dataset.sent = "1";
+  });
+});
+window.addEventListener("pageshow", function () {
+  document.querySelectorAll("form[data-sent]").forEach(function (form) { delete form.dataset.sent; });
+});
