@@ -51,3 +51,10 @@ format: $(VENV)/.dev
 
 bench: $(VENV)/.dev
 	$(PY) bench/engine.py
+
+# The event-night load test: two gunicorn instances, a Celery worker, PostgreSQL and Redis
+# (both must be running; see bench/event_night.py --help for their addresses), about four
+# minutes. BENCH_ARGS passes options, e.g. BENCH_ARGS="--duration 30".
+.PHONY: bench-event-night
+bench-event-night: $(VENV)/.runtime
+	$(PY) bench/event_night.py $(BENCH_ARGS)
