@@ -12,6 +12,9 @@ from django import forms
 from scoring.services.results import MAX_COUNT, MAX_POINTS, ResultEntry, Tally
 
 SEATS = (1, 2, 3, 4)
+# A hidden version missing or garbled: a crafted post, or a page from before a deploy. Its own
+# error would sit on a hidden field nobody sees, so the form says this instead.
+STALE_PAGE = "This page is out of date: reload it."
 PAIR_CHOICES = [(0, "Seats 1 & 3"), (1, "Seats 2 & 4")]
 
 
@@ -96,6 +99,8 @@ class ResultForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        if "base_version" in self.errors:
+            self.add_error(None, STALE_PAGE)
         if data.get("tie_note") and not data.get("tie"):
             self.add_error(
                 "tie_note", "Tick “tie” to record a roll-off, or clear the roll-off note."

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django import forms
 
 from .cards import Card
-from .forms import count_field
+from .forms import STALE_PAGE, count_field
 from .services.cards import MAX_COUNT, RESOLVE_CHOICES
 
 MARKS = [("W", "W"), ("L", "L"), ("", "–")]
@@ -153,3 +153,9 @@ class ResolveForm(forms.Form):
 
     def clean_reason(self):
         return " ".join(self.cleaned_data["reason"].split())
+
+    def clean(self):
+        data = super().clean()
+        if "version" in self.errors:
+            self.add_error(None, STALE_PAGE)
+        return data

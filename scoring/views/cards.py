@@ -534,7 +534,8 @@ class MyCardView(TournamentPermissionMixin, View):
     def get(self, request, slug):
         code = normalise_code(request.GET.get("code", ""))
         context = {"tournament": self.tournament, "code": code, "player": None, "stages": []}
-        if code:
+        # A NUL is in no code, and PostgreSQL refuses it in a query: simply not found.
+        if code and "\x00" not in code:
             player = (
                 Player.objects.filter(tournament=self.tournament, code=code)
                 .only("pk", "name", "code", "tournament_id")

@@ -19,6 +19,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.views.generic import View
 
+from tournaments.forms.numbers import whole_number
 from tournaments.forms.search import SearchForm
 from tournaments.models import FinalTable, Player, Round, Seat, Stage, Tournament
 from tournaments.permissions import PUBLIC, TournamentPermissionMixin
@@ -227,10 +228,10 @@ def grid_shape(pods: int, width: float = GRID_W) -> tuple[int, int]:
 def pod_range(value: str) -> tuple[int, int] | None:
     """`?pods=1-10` (or `?pods=3`): one board per projector when there are many pods."""
     low, _, high = value.partition("-")
-    if not low.strip().isdigit() or (high and not high.strip().isdigit()):
+    low_n = whole_number(low.strip())
+    high_n = whole_number(high.strip()) if high else low_n
+    if low_n is None or high_n is None:
         return None
-    low_n = int(low)
-    high_n = int(high) if high else low_n
     return (min(low_n, high_n), max(low_n, high_n))
 
 

@@ -20,6 +20,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.views.generic import TemplateView, View
 
+from tournaments.forms.numbers import whole_number
 from tournaments.models import Pod, Round, Seat, Stage
 from tournaments.permissions import TournamentPermissionMixin, has_permission, permissions_of
 from tournaments.services.errors import UserFacingError
@@ -266,9 +267,9 @@ class PodDetailView(TournamentPermissionMixin, PodAccessMixin, TemplateView):
         rounds = list(stage.rounds.order_by("number"))
         current = current_round(stage)
         round_ = current
-        wanted = self.request.GET.get("round", "")
-        if wanted.isdigit():
-            round_ = next((r for r in rounds if r.number == int(wanted)), None)
+        wanted = whole_number(self.request.GET.get("round", ""))
+        if wanted is not None:
+            round_ = next((r for r in rounds if r.number == wanted), None)
             if round_ is None:
                 raise Http404("No such round.")
         if round_ is None:

@@ -19,6 +19,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.views.generic import View
 
+from tournaments.forms.numbers import whole_number
 from tournaments.permissions import (
     PUBLIC,
     TournamentPermissionMixin,
@@ -114,7 +115,7 @@ class StandingsView(TournamentPermissionMixin, StandingsAccessMixin, View):
         if sort not in SORT_KEYS:
             sort = "wins"
         pod = request.GET.get("pod", "")
-        pod_number = int(pod) if pod.isdigit() else None
+        pod_number = whole_number(pod)
         context = {
             "tournament": self.tournament,
             "perms_here": permissions_of(request.user, self.tournament),

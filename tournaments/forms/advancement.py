@@ -15,12 +15,14 @@ from ..models import Stage
 from .stages import MAX_SEED
 
 FACE_ERROR = "Each die is a number from 1 to 6."
+FACE = re.compile(r"[1-6]")
 
 
 def parse_faces(text: str) -> list[int]:
     """ "4 2, 6" -> [4, 2, 6]; anything but faces 1..6 is refused."""
     parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
-    if any(not p.isdigit() or not 1 <= int(p) <= 6 for p in parts):
+    # ASCII faces only: "²" passes str.isdigit() but not int().
+    if any(not FACE.fullmatch(p) for p in parts):
         raise forms.ValidationError(FACE_ERROR)
     return [int(p) for p in parts]
 

@@ -20,10 +20,11 @@ from scoring.rules import RuleError
 from ..models import PrizeCategory
 from ..prizes import PrizeCategory as EngineCategory
 from ..services import audit
+from .advancement import parse_faces
+from .numbers import whole_number
 
 MAX_PLACES = 20
 MAX_DOLLARS = Decimal("100000")
-FACE_ERROR = "Each die is a number from 1 to 6."
 
 
 def dollars(cents: int) -> str:
@@ -219,13 +220,14 @@ class NominationForm(forms.Form):
             if not pick:
                 gap = True
                 continue
-            if not pick.isdigit() or int(pick) not in self.allowed:
+            winner = whole_number(pick)
+            if winner not in self.allowed:
                 raise forms.ValidationError("Choose a winner from the list.")
             if gap:
                 raise forms.ValidationError("Choose the places in order: 1st place first.")
-            if int(pick) in winners:
+            if winner in winners:
                 raise forms.ValidationError("The same winner is chosen twice.")
-            winners.append(int(pick))
+            winners.append(winner)
         data["winners"] = winners
         return data
 
@@ -238,14 +240,6 @@ class TravelingForm(forms.Form):
         super().__init__(*args, **kw)
         self.fields["player"].choices = [("", "Choose the player…"), *players]
         self.fields["round"].choices = [("", "—"), *rounds]
-
-
-def parse_faces(text: str) -> list[int]:
-    """ "4 2, 6" -> [4, 2, 6]; anything but faces 1..6 is refused."""
-    parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
-    if any(not p.isdigit() or not 1 <= int(p) <= 6 for p in parts):
-        raise forms.ValidationError(FACE_ERROR)
-    return [int(p) for p in parts]
 
 
 class RollOffForm(forms.Form):

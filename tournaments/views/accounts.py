@@ -1,15 +1,32 @@
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.validators import MaxLengthValidator
 from django.urls import path, reverse_lazy
 
 from ..models import UserProfile
 from ..permissions import AUTHENTICATED, PUBLIC
 
 
+class LoginForm(AuthenticationForm):
+    """Refuses a username longer than any account's before trying it.
+
+    Django's form only sets the field's `max_length` for the browser, so any length reached
+    `authenticate()`, and django-axes then saved the failed try's username in a 255-character
+    column: PostgreSQL refused it and the sign-in page answered with a server error.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        username = self.fields["username"]
+        username.validators.append(MaxLengthValidator(username.max_length))
+
+
 class LoginView(auth_views.LoginView):
     permission = PUBLIC
     template_name = "registration/login.html"
     redirect_authenticated_user = True
+    authentication_form = LoginForm
 
 
 class LogoutView(auth_views.LogoutView):

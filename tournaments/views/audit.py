@@ -5,6 +5,7 @@ from django.views.generic import ListView
 
 from scoring.models import TableResult
 
+from ..forms.numbers import whole_number
 from ..permissions import TournamentPermissionMixin
 
 
@@ -27,12 +28,16 @@ class AuditLogView(TournamentPermissionMixin, ListView):
 
     def get_queryset(self):
         entries = self.tournament.audit.select_related("actor")
-        if person := self.request.GET.get("person", "").strip():
+        person = self.request.GET.get("person", "").strip()
+        action = self.request.GET.get("action", "").strip()
+        if "\x00" in person + action:  # in no username or action; PostgreSQL refuses it
+            return entries.none()
+        if person:
             entries = entries.filter(actor__username__iexact=person)
-        if action := self.request.GET.get("action", "").strip():
+        if action:
             entries = entries.filter(action__startswith=action)
-        if (pod := self.request.GET.get("pod", "").strip()).isdigit():
-            entries = entries.filter(about_pod(self.tournament, int(pod)))
+        if (pod := whole_number(self.request.GET.get("pod", "").strip())) is not None:
+            entries = entries.filter(about_pod(self.tournament, pod))
         return entries
 
     def get_context_data(self, **kwargs):

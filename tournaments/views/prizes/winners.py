@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.generic import View
 
+from ...forms.numbers import whole_number
 from ...forms.prizes import NominationForm, RollOffForm, TravelingForm, dollars
 from ...forms.stages import first_error
 from ...models import (
@@ -313,7 +314,7 @@ class NominateView(PrizePageMixin, View):
         back = redirect(reverse("prize-winners", args=[slug]))
         pk = request.POST.get("category", "")
         category = get_object_or_404(
-            self.tournament.prize_categories, pk=int(pk) if pk.isdigit() else 0, measure="judged"
+            self.tournament.prize_categories, pk=whole_number(pk) or 0, measure="judged"
         )
         group = request.POST.get("group", "")
         rows = [
