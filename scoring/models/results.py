@@ -45,7 +45,7 @@ class TableResult(models.Model):
                 name="one_current_result",
             ),
         ]
-        ordering = ["round", "pod", "table", "version"]
+        ordering = ["round_id", "pod_id", "table", "version"]
         indexes = [models.Index(fields=["pod", "round", "is_current"])]
 
     def __str__(self) -> str:

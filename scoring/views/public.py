@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import reduce
-from operator import or_
 
-from django.db.models import Case, IntegerField, Q, Value, When
+from django.db.models import Case, Exists, IntegerField, OuterRef, Q, Value, When
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.views.generic import View
@@ -119,20 +117,26 @@ def find_players(tournament, query: str) -> list[Player]:
 
 def placements(state: RoundState, players: list[Player]) -> list[Match]:
     rounds = [r for r in (state.current, state.next) if r is not None]
-    seats = list(Seat.objects.filter(round__in=rounds, player__in=players).select_related("pod"))
-    partners: dict[tuple, Seat] = {}
-    if seats:
-        wanted = [
-            Q(round_id=s.round_id, pod_id=s.pod_id, table=s.table, seat=partner_number(s.seat))
-            for s in seats
-        ]
-        for p in Seat.objects.filter(reduce(or_, wanted)).select_related("player"):
-            partners[(p.round_id, p.pod_id, p.table, p.seat)] = p
+    # Every seat at a table where one of the players sits, in one query: the players' own
+    # seats and their partners'. The seat finder is the page the whole room polls, so this
+    # replaced two queries, one of them an OR per seat that cost more to build than to run.
+    at_their_table = Seat.objects.filter(
+        round=OuterRef("round"), pod=OuterRef("pod"), table=OuterRef("table"), player__in=players
+    )
+    by_place: dict[tuple, Seat] = {}
+    for seat in (
+        Seat.objects.filter(round__in=rounds)
+        .filter(Exists(at_their_table))
+        .select_related("pod", "player")
+    ):
+        by_place[(seat.round_id, seat.pod_id, seat.table, seat.seat)] = seat
+    wanted = {p.pk for p in players}
     by_player: dict[tuple[int, int], Placement] = {}
     round_by_id = {r.pk: r for r in rounds}
-    for s in seats:
-        partner = partners.get((s.round_id, s.pod_id, s.table, partner_number(s.seat)))
-        by_player[(s.player_id, s.round_id)] = Placement(round_by_id[s.round_id], s, partner)
+    for (round_id, pod_id, table, number), s in by_place.items():
+        if s.player_id in wanted:
+            partner = by_place.get((round_id, pod_id, table, partner_number(number)))
+            by_player[(s.player_id, round_id)] = Placement(round_by_id[round_id], s, partner)
 
     cur, nxt = state.current, state.next
     matches = []

@@ -39,7 +39,7 @@ class Stage(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "kind"], name="one_stage_per_kind")
         ]
-        ordering = ["tournament", "drawn_at"]
+        ordering = ["tournament_id", "drawn_at"]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} of {self.tournament}"
@@ -74,7 +74,7 @@ class Pod(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["stage", "number"], name="unique_pod_number")
         ]
-        ordering = ["stage", "number"]
+        ordering = ["stage_id", "number"]
 
     def __str__(self) -> str:
         return f"Pod {self.number}"
@@ -106,7 +106,7 @@ class Round(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["stage", "number"], name="unique_round_number")
         ]
-        ordering = ["stage", "number"]
+        ordering = ["stage_id", "number"]
 
     def __str__(self) -> str:
         return f"Round {self.number} (set {self.set_number}, {self.target}s)"
@@ -142,7 +142,7 @@ class Seat(models.Model):
                 name="seat_is_player_or_ghost",
             ),
         ]
-        ordering = ["round", "pod", "table", "seat"]
+        ordering = ["round_id", "pod_id", "table", "seat"]
 
     def __str__(self) -> str:
         who = self.player or f"ghost {self.ghost}"
@@ -167,7 +167,7 @@ class RosterChange(models.Model):
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["pod", "from_round", "at", "id"]
+        ordering = ["pod_id", "from_round", "at", "id"]
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.kind} ghost {self.ghost} from round {self.from_round}"
