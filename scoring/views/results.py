@@ -18,6 +18,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.functional import cached_property
 from django.views.generic import TemplateView, View
 
 from tournaments.forms.numbers import whole_number
@@ -340,12 +341,24 @@ class TableResultView(TournamentPermissionMixin, PodAccessMixin, View):
             .select_related("player")
             .order_by("seat")
         )
-        self.history = list(
+        self.__dict__.pop("history", None)  # read again after a conflict
+
+    @cached_property
+    def history(self) -> list[TableResult]:
+        """Every version of the table's result, newest first, with its credits.
+
+        Read only when a page is rendered: a save that goes through redirects without it, and
+        after a long night of corrections it is the heaviest read of the form.
+        """
+        return list(
             results_with_credits()
-            .filter(round=self.round, pod=self.pod, table=table)
+            .filter(round=self.round, pod=self.pod, table=self.table)
             .order_by("-version")
         )
-        self.current = next((r for r in self.history if r.is_current), None)
+
+    @property
+    def current(self) -> TableResult | None:
+        return next((r for r in self.history if r.is_current), None)
 
     def blocked_message(self) -> str:
         """Why the form is not shown (the service refuses these too), or ""."""
