@@ -189,6 +189,11 @@ def best_of_rounds(
     return {name: (min(times[name]), outputs[name]) for name in renders}
 
 
+def qr_cost(seconds_with: float, seconds_without: float, codes: int) -> tuple[float, float]:
+    """How many times slower the QR codes make a render, and the milliseconds each code adds."""
+    return seconds_with / seconds_without, (seconds_with - seconds_without) / codes * 1000
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=600)
@@ -219,16 +224,16 @@ def main() -> None:
             rate = f"{items / took:,.0f} {unit}/s" if items else ""
             pages = len(PAGE.findall(pdf))
             print(f"  {name:<18}{took:>9.3f}{rate:>18}{pages:>7}{len(pdf):>12,}")
-        ratio = seconds["packet"] / seconds["packet without QR"]
-        per_code = (seconds["packet"] - seconds["packet without QR"]) / len(cards) * 1000
+        ratio, per_code = qr_cost(seconds["packet"], seconds["packet without QR"], len(cards))
         print(f"  packet seconds: {seconds['packet']:.3f} (target < 5)")
         print(
             f"  packet / packet without QR: {ratio:.2f} (target < 1.5); "
             f"{per_code:.3f} ms per QR code"
         )
         old_ratio = seconds["packet"] / seconds["cards without QR"]
-        card_ratio = seconds["score_cards"] / seconds["cards without QR"]
-        card_code = (seconds["score_cards"] - seconds["cards without QR"]) / len(cards) * 1000
+        card_ratio, card_code = qr_cost(
+            seconds["score_cards"], seconds["cards without QR"], len(cards)
+        )
         print(f"  older yardsticks: packet / cards without QR: {old_ratio:.2f}")
         print(
             f"                    cards with QR / without QR: {card_ratio:.2f} "

@@ -14,10 +14,26 @@ from xml.sax.saxutils import escape
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, LongTable, Paragraph, SimpleDocTemplate, TableStyle
+from reportlab.platypus import (
+    Flowable,
+    LongTable,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    TableStyle,
+)
 
 from .inputs import EventInfo
-from .layout import MARGIN, SANS, SANS_BOLD, Counter, binary_streams, draw_fitted, font_for
+from .layout import (
+    MARGIN,
+    SANS,
+    SANS_BOLD,
+    Counter,
+    binary_streams,
+    draw_fitted,
+    font_for,
+    subtitle,
+)
 
 
 @lru_cache(maxsize=64)
@@ -35,6 +51,15 @@ def para(text: object, base: str = SANS, size: float = 9.0, grey: float = 0.0) -
     """A wrapping cell or line in a font that can show `text` (escaped: names are data)."""
     shown = str(text)
     return Paragraph(escape(shown), style(font_for(shown, base), size, grey))
+
+
+def title_block(event: EventInfo, document: str, venue: bool = False) -> list[Flowable]:
+    """The event's name over the document's subtitle, as every table document opens."""
+    return [
+        para(event.name, SANS_BOLD, 17),
+        Spacer(0, 4),
+        para(subtitle(event, document, venue), SANS, 9, 0.35),
+    ]
 
 
 class Tick(Flowable):

@@ -20,6 +20,8 @@ from reportlab.pdfbase.pdfmetrics import registerFont, stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
+from .inputs import EventInfo
+
 Progress = Callable[[int, int], None]
 PageSize = tuple[float, float] | str
 
@@ -102,6 +104,32 @@ def nothing_to_print(canvas: Canvas, pagesize: tuple[float, float], message: str
     canvas.setFont(SANS, 12)
     canvas.drawString(MARGIN, pagesize[1] - MARGIN - 12, message)
     canvas.showPage()
+
+
+def canvas_document(
+    title: str,
+    pagesize: PageSize,
+    compress: bool,
+    draw: Callable[[Canvas, tuple[float, float]], None],
+    empty: str | None,
+) -> bytes:
+    """A whole canvas PDF: `draw` adds the pages; `empty` is the message when it has none.
+
+    The page size is checked before anything is drawn, so a bad size is refused at once; the
+    caller decides emptiness because only it knows which of its inputs make pages.
+    """
+    size = page_size(pagesize)
+    canvas, buffer = new_canvas(size, title, compress)
+    draw(canvas, size)
+    if empty is not None:
+        nothing_to_print(canvas, size, empty)
+    return save(canvas, buffer)
+
+
+def subtitle(event: EventInfo, document: str, venue: bool = False) -> str:
+    """The document's name and whichever of the event's details are filled in, dot-separated."""
+    details = (event.charity, event.date_text, event.venue if venue else "")
+    return " · ".join(part for part in (document, *details) if part)
 
 
 @lru_cache(maxsize=1)

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from reportlab.pdfgen.canvas import Canvas
+
 from .inputs import CardInfo, EventInfo, PodSeating, TableInfo
-from .layout import Counter, PageSize, Progress, new_canvas, nothing_to_print, page_size, save
+from .layout import Counter, PageSize, Progress, canvas_document
 from .score_cards import draw_score_cards
 from .seating_charts import draw_seating_charts
 from .tally_sheets import draw_tally_sheets, sheet_count
@@ -27,14 +29,18 @@ def packet(
     compress: bool = True,
 ) -> bytes:
     """One PDF of cards, tallies and charts; progress counts cards + sheets + pods."""
-    size = page_size(pagesize)
-    canvas, buffer = new_canvas(size, f"{event.name} - pre-event packet", compress)
-    counter = Counter(progress, len(cards) + sheet_count(event, tables) + len(pods))
-    draw_score_cards(canvas, event, cards, size, counter)
-    draw_tally_sheets(canvas, event, tables, size, counter)
-    draw_seating_charts(canvas, event, pods, size, counter)
-    if not (cards or tables or pods):
-        nothing_to_print(
-            canvas, size, "Nothing to print yet: there are no players, tables or pods."
-        )
-    return save(canvas, buffer)
+
+    def draw(canvas: Canvas, size: tuple[float, float]) -> None:
+        counter = Counter(progress, len(cards) + sheet_count(event, tables) + len(pods))
+        draw_score_cards(canvas, event, cards, size, counter)
+        draw_tally_sheets(canvas, event, tables, size, counter)
+        draw_seating_charts(canvas, event, pods, size, counter)
+
+    nothing = "Nothing to print yet: there are no players, tables or pods."
+    return canvas_document(
+        f"{event.name} - pre-event packet",
+        pagesize,
+        compress,
+        draw,
+        None if cards or tables or pods else nothing,
+    )

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from reportlab.platypus import Flowable, Spacer, Table, TableStyle
 
-from .flow import CheckBox, Tick, build, content_width, data_table, para
+from .flow import CheckBox, Tick, build, content_width, data_table, para, title_block
 from .inputs import EventInfo, PayoutLine
 from .layout import SANS, SANS_BOLD, Counter, PageSize, Progress, page_size
 
@@ -69,11 +69,8 @@ def payout_sheet(
     size = page_size(pagesize)
     width = content_width(size)
     counter = Counter(progress, len(lines))
-    subtitle = " · ".join(x for x in ("Prize payouts", event.charity, event.date_text) if x)
     story: list[Flowable] = [
-        para(event.name, SANS_BOLD, 17),
-        Spacer(0, 4),
-        para(subtitle, SANS, 9, 0.35),
+        *title_block(event, "Prize payouts"),
         Spacer(0, 4),
         para(
             "Pay only a winner who is present with a valid photo ID matching the name. "

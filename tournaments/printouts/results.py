@@ -8,18 +8,13 @@ from __future__ import annotations
 
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
-from .flow import Tick, build, content_width, data_table, para
+from .flow import Tick, build, content_width, data_table, para, title_block
 from .inputs import EventInfo, FinalistRow, PodResults, QualifierRow, ResultRow, ResultsInfo
 from .layout import SANS, SANS_BOLD, Counter, PageSize, Progress, page_size
 
 
 def _heading(text: str) -> Flowable:
     return para(text, SANS_BOLD, 12.5)
-
-
-def _title(event: EventInfo, document: str) -> list[Flowable]:
-    subtitle = " · ".join(x for x in (document, event.charity, event.date_text, event.venue) if x)
-    return [para(event.name, SANS_BOLD, 17), Spacer(0, 4), para(subtitle, SANS, 9, 0.35)]
 
 
 def _winner(name: str, width: float) -> Flowable:
@@ -54,8 +49,8 @@ def results_sheet(
     size = page_size(pagesize)
     width = content_width(size)
     counter = Counter(progress, _section_count(results))
-    story: list[Flowable] = _title(event, f"Results: {results.stage_label}")
-    story.append(Spacer(0, 12))
+    document = f"Results: {results.stage_label}"
+    story: list[Flowable] = [*title_block(event, document, venue=True), Spacer(0, 12)]
     if results.winner:
         story += [_winner(results.winner, width), Spacer(0, 12)]
     if results.finalists:
@@ -110,4 +105,4 @@ def results_sheet(
             Tick(counter, 1),
             Spacer(0, 12),
         ]
-    return build(event, f"Results: {results.stage_label}", story, size, compress)
+    return build(event, document, story, size, compress)

@@ -26,13 +26,11 @@ from .layout import (
     Counter,
     PageSize,
     Progress,
+    canvas_document,
     cells,
     draw_cut_lines,
     draw_fitted,
-    new_canvas,
-    nothing_to_print,
-    page_size,
-    save,
+    subtitle,
 )
 from .qr import draw_qr_codes
 
@@ -112,8 +110,7 @@ def _draw_static_card(canvas: Canvas, event: EventInfo, g: CardGeometry) -> None
     canvas.setFillGray(0)
     draw_fitted(canvas, left, top - 8, event.name, SANS_BOLD, 9.5, g.text_width, 6.5)
     canvas.setFillGray(0.35)
-    subtitle = " · ".join(p for p in ("Score card", event.charity, event.date_text) if p)
-    draw_fitted(canvas, left, top - 17, subtitle, SANS, 6.5, g.text_width, 5)
+    draw_fitted(canvas, left, top - 17, subtitle(event, "Score card"), SANS, 6.5, g.text_width, 5)
     canvas.setFont(SANS, 6)
     canvas.drawString(left, top - 58, "CODE")
     canvas.drawString(left + 92, top - 58, "POD")
@@ -263,9 +260,12 @@ def score_cards(
 
     `progress(done, total)` counts cards, reported after each page.
     """
-    size = page_size(pagesize)
-    canvas, buffer = new_canvas(size, f"{event.name} - score cards", compress)
-    draw_score_cards(canvas, event, cards, size, Counter(progress, len(cards)), qr_codes)
-    if not cards:
-        nothing_to_print(canvas, size, "No score cards to print: there are no players.")
-    return save(canvas, buffer)
+    return canvas_document(
+        f"{event.name} - score cards",
+        pagesize,
+        compress,
+        lambda canvas, size: draw_score_cards(
+            canvas, event, cards, size, Counter(progress, len(cards)), qr_codes
+        ),
+        None if cards else "No score cards to print: there are no players.",
+    )

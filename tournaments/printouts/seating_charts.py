@@ -25,12 +25,10 @@ from .layout import (
     Counter,
     PageSize,
     Progress,
+    canvas_document,
     draw_fitted,
     font_for,
-    new_canvas,
-    nothing_to_print,
-    page_size,
-    save,
+    subtitle,
     wrap_words,
 )
 
@@ -137,10 +135,8 @@ def _draw_header(p: _Page, event: EventInfo, pod: PodSeating) -> None:
     c.setFont(SANS_BOLD, 28)
     c.drawRightString(p.right, p.y - 24, f"Pod {pod.pod}")
     c.setFillGray(0.35)
-    subtitle = " · ".join(
-        x for x in ("Seating chart", event.charity, event.date_text, event.venue) if x
-    )
-    draw_fitted(c, p.left, p.y - 25, subtitle, SANS, 8, width - 110, 6)
+    title = subtitle(event, "Seating chart", venue=True)
+    draw_fitted(c, p.left, p.y - 25, title, SANS, 8, width - 110, 6)
     c.setFillGray(0)
     staff = ", ".join(pod.staff) if pod.staff else "-"
     draw_fitted(
@@ -398,9 +394,12 @@ def seating_charts(
     compress: bool = True,
 ) -> bytes:
     """A PDF with each pod's starting seats and movement guide; progress counts pods."""
-    size = page_size(pagesize)
-    canvas, buffer = new_canvas(size, f"{event.name} - seating charts", compress)
-    draw_seating_charts(canvas, event, pods, size, Counter(progress, len(pods)))
-    if not pods:
-        nothing_to_print(canvas, size, "No seating charts to print: there are no pods.")
-    return save(canvas, buffer)
+    return canvas_document(
+        f"{event.name} - seating charts",
+        pagesize,
+        compress,
+        lambda canvas, size: draw_seating_charts(
+            canvas, event, pods, size, Counter(progress, len(pods))
+        ),
+        None if pods else "No seating charts to print: there are no pods.",
+    )

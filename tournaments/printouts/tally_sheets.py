@@ -21,13 +21,11 @@ from .layout import (
     Counter,
     PageSize,
     Progress,
+    canvas_document,
     cells,
     draw_cut_lines,
     draw_fitted,
-    new_canvas,
-    nothing_to_print,
-    page_size,
-    save,
+    subtitle,
 )
 
 FORM = "bunco-tally-sheet"
@@ -92,8 +90,8 @@ def _draw_static_sheet(canvas: Canvas, event: EventInfo, g: SheetGeometry) -> No
     canvas.setFillGray(0)
     draw_fitted(canvas, left, top - 9, event.name, SANS_BOLD, 10, right - left - 120, 7)
     canvas.setFillGray(0.35)
-    subtitle = " · ".join(p for p in ("Table tally", event.charity, event.date_text) if p)
-    draw_fitted(canvas, left, top - 19, subtitle, SANS, 7, right - left - 120, 5.5)
+    title = subtitle(event, "Table tally")
+    draw_fitted(canvas, left, top - 19, title, SANS, 7, right - left - 120, 5.5)
 
     cols = g.columns
     rounds = len(event.targets)
@@ -244,9 +242,12 @@ def tally_sheets(
     compress: bool = True,
 ) -> bytes:
     """A PDF with a tally sheet for every table in every set; progress counts sheets."""
-    size = page_size(pagesize)
-    canvas, buffer = new_canvas(size, f"{event.name} - table tallies", compress)
-    draw_tally_sheets(canvas, event, tables, size, Counter(progress, sheet_count(event, tables)))
-    if not tables:
-        nothing_to_print(canvas, size, "No tally sheets to print: there are no tables.")
-    return save(canvas, buffer)
+    return canvas_document(
+        f"{event.name} - table tallies",
+        pagesize,
+        compress,
+        lambda canvas, size: draw_tally_sheets(
+            canvas, event, tables, size, Counter(progress, sheet_count(event, tables))
+        ),
+        None if tables else "No tally sheets to print: there are no tables.",
+    )
