@@ -57,6 +57,17 @@ def _plain_static_files(settings):
     }
 
 
+@pytest.fixture
+def eager_tasks():
+    """Celery tasks run in-process even when REDIS_URL is set; a test may switch it off."""
+    from bunco_site.celery import app as celery_app
+
+    saved = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = saved
+
+
 @pytest.fixture(autouse=True)
 def _service_markers(request):
     if request.node.get_closest_marker("postgres"):
@@ -138,20 +149,16 @@ def tournament(organiser):
 
 @pytest.fixture
 def staff_user(tournament):
-    from tests.factories import UserFactory, grant
+    from tests.factories import member
 
-    user = UserFactory(username="staffer")
-    grant(tournament, user, "staff")
-    return user
+    return member(tournament, "staff", "staffer")
 
 
 @pytest.fixture
 def admin_user(tournament):
-    from tests.factories import UserFactory, grant
+    from tests.factories import member
 
-    user = UserFactory(username="prizeadmin")
-    grant(tournament, user, "admin")
-    return user
+    return member(tournament, "admin", "prizeadmin")
 
 
 @pytest.fixture

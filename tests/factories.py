@@ -37,6 +37,13 @@ def grant(tournament, user, role):
     return TournamentRole.objects.get_or_create(tournament=tournament, user=user, role=role)[0]
 
 
+def member(tournament, role, username):
+    """A new account (password PASSWORD) holding `role` in the tournament."""
+    user = UserFactory(username=username)
+    grant(tournament, user, role)
+    return user
+
+
 class TournamentFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Tournament

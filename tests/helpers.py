@@ -1,17 +1,59 @@
 """Ways to set up an event in a given state, shared by the test modules."""
 
+import html
+import random
 import threading
+from types import SimpleNamespace
+from urllib.parse import urlsplit
 
+from django.contrib.auth import get_user_model
 from django.db import connection
+from django.urls import reverse
 from django.utils import timezone
 
+from scoring.services import cards as card_service
 from scoring.services.results import ResultEntry, record_result
-from tests.factories import PlayerFactory
+from tests.factories import PASSWORD, PlayerFactory
+from tournaments.models import FinalTable, Stage, Tournament
 from tournaments.prizes import OVERALL
-from tournaments.services import prizes
+from tournaments.services import advancement, prizes, rehearsal
+from tournaments.services import stages as stage_service
 from tournaments.services.errors import UserFacingError
+from tournaments.services.rehearsal import (
+    PODS_PER_STAFF,
+    _staff_accounts,
+    create_event,
+    derived_seed,
+    pod_seeds,
+    settle_roll_offs,
+    staff_pods,
+)
+from tournaments.services.rehearsal import play_stage as play_whole_stage
 from tournaments.services.rounds import start_next_round
 from tournaments.services.stages import draw_qualifying
+
+# 24 players, seed 2: in pod 1 players 12 and 16 share the most wins (12), and among the
+# rest players 1 and 14 share the most buncos (2) whoever wins the first roll-off.
+TIES_SEED = 2
+
+
+def url(name, tournament, *args):
+    return reverse(name, args=[tournament.slug, *args])
+
+
+def text(response) -> str:
+    return html.unescape(response.content.decode())
+
+
+def log_in(page, user, next_url, *, tap=False):
+    """Signs in through the login form in a browser, as a person would; `tap` on a phone.
+    Waits by path: the login page's own URL ends with "?next=<next_url>"."""
+    page.goto(f"{reverse('login')}?next={next_url}")
+    page.locator("#id_username").fill(user.username)
+    page.locator("#id_password").fill(PASSWORD)
+    button = page.get_by_role("button", name="Log in")
+    button.tap() if tap else button.click()
+    page.wait_for_url(lambda address: urlsplit(address).path == next_url)
 
 
 def checked_in(tournament, n, **kwargs):
@@ -99,3 +141,95 @@ def award_everything(tournament, actor):
         for tie in pending:
             prizes.record_prize_roll_off(tournament, tie.key, actor=actor)
     return prizes.award(tournament, actor=actor)
+
+
+def rehearsal_organiser():
+    """The organiser account `rehearse` signs everything with."""
+    return get_user_model().objects.get(username="organiser")
+
+
+def played_without_prizes(monkeypatch, *, players=24, seed=2, preset="mesquite") -> Tournament:
+    """A whole event played and verified by the rehearsal, without its prize table, so a
+    test can award (or not) the prizes itself."""
+    monkeypatch.setattr(rehearsal, "award_and_pay", lambda *args, **kwargs: {})
+    return rehearsal.rehearse(players=players, preset=preset, seed=seed).tournament
+
+
+def played_qualifying(players: int, seed: int, *, slug: str | None = None, **settings):
+    """Registered, drawn, played and every card verified: ready for the cut, nothing saved."""
+    tournament, organiser = create_event(
+        players=players, preset="classic", seed=seed, slug=slug or f"adv-{players}-{seed}"
+    )
+    if settings:
+        Tournament.objects.filter(pk=tournament.pk).update(**settings)
+        tournament.refresh_from_db()
+    stage = stage_service.draw_qualifying(
+        tournament, actor=organiser, seed=seed, spread_groups=False
+    )
+    staff = _staff_accounts(tournament, max(1, -(-stage.pods.count() // PODS_PER_STAFF)))
+    staff_pods(stage, staff, organiser)
+    seeds = {n: random.Random(s) for n, s in enumerate(pod_seeds(players, seed), start=1)}
+    play_whole_stage(stage, seeds, organiser=organiser, last=stage.round_count)
+    stage.refresh_from_db()
+    pks = sorted(tournament.players.values_list("pk", flat=True))
+    return SimpleNamespace(
+        tournament=tournament,
+        organiser=organiser,
+        stage=stage,
+        staff=staff,
+        seed=seed,
+        pk=lambda n: pks[n - 1],  # the simulator's player n
+    )
+
+
+def semi_played(event) -> Stage:
+    """Qualifiers saved (roll-offs on screen), the semi-final drawn, played and verified."""
+    settle_roll_offs(event.stage, organiser=event.organiser, seed=event.seed)
+    advancement.save_qualifiers(event.stage, actor=event.organiser)
+    semi = advancement.draw_semi_final(
+        event.tournament, actor=event.organiser, seed=derived_seed(event.seed, "semi-draw")
+    )
+    staff_pods(semi, event.staff, event.organiser)
+    seeds = {
+        pod.number: random.Random(derived_seed(event.seed, "semi", pod.number))
+        for pod in semi.pods.all()
+    }
+    play_whole_stage(semi, seeds, organiser=event.organiser, last=semi.round_count)
+    semi.refresh_from_db()
+    return semi
+
+
+def seated_final(seed: int = 7, players: int = 24) -> tuple[SimpleNamespace, FinalTable]:
+    event = played_qualifying(players, seed)
+    semi = semi_played(event)
+    settle_roll_offs(semi, organiser=event.organiser, seed=seed)
+    final = advancement.seat_final(event.tournament, actor=event.organiser, seed=4242)
+    return event, final
+
+
+def verified_after_three_rounds():
+    """12 players stopped after round 3 with every card so far verified: the cards agree with
+    the tables and tie (seed 4), yet the stage is not over."""
+    r = rehearsal.rehearse(players=12, preset="classic", seed=4, stop_after_round=3)
+    stage = Stage.objects.get(tournament=r.tournament, kind="qualifying")
+    organiser = r.tournament.created_by
+    cards = card_service.load_stage(stage)
+    staff = stage.pods.get().staff.order_by("username").first()
+    for pid in cards.in_pod(1):
+        player = cards.players[pid]
+        card_service.enter_card(stage, player, cards.records[pid], actor=staff, base_version=0)
+        card_service.confirm_card(stage, player, actor=organiser, version=1)
+    return r.tournament, stage, organiser
+
+
+def unverify(stage, player_pk, actor) -> None:
+    """A new, unconfirmed version of a verified card: the card is no longer verified."""
+    cards = card_service.load_stage(stage)
+    current = cards.versions[player_pk][-1]
+    card_service.enter_card(
+        stage,
+        cards.players[player_pk],
+        card_service.card_of(current),
+        actor=actor,
+        base_version=current.version,
+    )

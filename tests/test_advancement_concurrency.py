@@ -5,16 +5,15 @@ table, the order roll and a final throw.
 Each step locks its parent row (the stage, the tournament, the final table) and re-checks
 under the lock, so the second organiser waits, sees what the first did and is told; the
 unique constraints behind them would otherwise turn the second into a database error.
-Events are played with the advancement service tests' own helpers.
+Events are played with the advancement builders in tests/helpers.py.
 """
 
 from functools import partial
 
 import pytest
 
-from tests.factories import UserFactory, grant
-from tests.helpers import one_wins
-from tests.test_advancement_service import TIES_SEED, played_qualifying, semi_played
+from tests.factories import member
+from tests.helpers import TIES_SEED, one_wins, played_qualifying, semi_played
 from tournaments.models import (
     FinalSeat,
     FinalTable,
@@ -32,9 +31,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def co_organiser(tournament):
-    user = UserFactory(username="bob-organiser")
-    grant(tournament, user, "organiser")
-    return user
+    return member(tournament, "organiser", "bob-organiser")
 
 
 def test_the_cut_raced_step_by_step():

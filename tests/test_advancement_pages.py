@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import re
 
 import pytest
@@ -12,26 +11,21 @@ from django.urls import reverse
 
 from scoring.services import cards as card_service
 from tests.factories import UserFactory, grant
-from tests.test_advancement_service import (
+from tests.helpers import (
     TIES_SEED,
     played_qualifying,
     seated_final,
     semi_played,
+    text,
     unverify,
+    url,
+    verified_after_three_rounds,
 )
 from tournaments.models import AuditEntry, FinalTable, Qualifier, RollOffRecord, Stage
 from tournaments.services import advancement
 from tournaments.services.rehearsal import rehearse, settle_roll_offs
 
 pytestmark = pytest.mark.django_db
-
-
-def url(name, tournament, *args):
-    return reverse(name, args=[tournament.slug, *args])
-
-
-def text(response) -> str:
-    return html.unescape(response.content.decode())
 
 
 @pytest.fixture
@@ -148,18 +142,10 @@ def test_a_pod_waiting_for_a_roll_off_shows_who_is_clearly_in(event, org):
 
 
 def test_ties_before_the_end_of_the_stage_offer_no_dice_yet(client_for):
-    r = rehearse(players=12, preset="classic", seed=4, stop_after_round=3)
-    stage = Stage.objects.get(tournament=r.tournament, kind="qualifying")
-    organiser = r.tournament.created_by
-    cards = card_service.load_stage(stage)
-    staff = stage.pods.get().staff.order_by("username").first()
-    for pid in cards.in_pod(1):
-        player = cards.players[pid]
-        card_service.enter_card(stage, player, cards.records[pid], actor=staff, base_version=0)
-        card_service.confirm_card(stage, player, actor=organiser, version=1)
-    page = text(client_for(organiser).get(url("advancement", r.tournament)))
+    tournament, _, organiser = verified_after_three_rounds()
+    page = text(client_for(organiser).get(url("advancement", tournament)))
     assert "3 of 18" in page and "data-roll-off-later" in page
-    assert url("advancement-roll-off", r.tournament) not in page
+    assert url("advancement-roll-off", tournament) not in page
     assert "Close every round of the stage first." in page
 
 

@@ -3,13 +3,13 @@ by the site (every throw stored), saving the qualifiers, the final table's four 
 replayable seeds, and the grand prize throws.
 
 Events are played through the rehearsal's own steps (the simulator's dice), stopping where a
-test needs them; the seeds below were picked with `simulate_stage` for the ties they give.
+test needs them (the builders are in tests/helpers.py); the seeds here and TIES_SEED there
+were picked with `simulate_stage` for the ties they give.
 """
 
 from __future__ import annotations
 
 import random
-from types import SimpleNamespace
 
 import pytest
 
@@ -17,27 +17,23 @@ from scoring.rules import RuleError
 from scoring.rules.advancement import FinalSeat as EngineSeat
 from scoring.rules.advancement import Standing, final_seats, settle
 from scoring.services import cards as card_service
-from tournaments.models import FinalTable, FinalThrow, Qualifier, RollOffRecord, Stage, Tournament
+from tests.helpers import (
+    TIES_SEED,
+    played_qualifying,
+    seated_final,
+    unverify,
+    verified_after_three_rounds,
+)
+from tournaments.models import FinalThrow, Qualifier, RollOffRecord, Stage
 from tournaments.services import advancement
-from tournaments.services import stages as stage_service
 from tournaments.services.errors import UserFacingError
 from tournaments.services.rehearsal import (
-    PODS_PER_STAFF,
-    _staff_accounts,
-    create_event,
-    derived_seed,
-    pod_seeds,
     rehearse,
     settle_roll_offs,
-    staff_pods,
 )
-from tournaments.services.rehearsal import play_stage as play_whole_stage
 
 pytestmark = pytest.mark.django_db
 
-# 24 players, seed 2: in pod 1 players 12 and 16 share the most wins (12), and among the
-# rest players 1 and 14 share the most buncos (2) whoever wins the first roll-off.
-TIES_SEED = 2
 # 12 players, seed 3: player 11 has the most wins (13) and the most buncos (4) alone; the
 # next in buncos is player 6 alone (2).
 TOP_BOTH_SEED = 3
@@ -46,73 +42,8 @@ TOP_BOTH_SEED = 3
 # --- setting up events ------------------------------------------------------------------------
 
 
-def played_qualifying(players: int, seed: int, *, slug: str | None = None, **settings):
-    """Registered, drawn, played and every card verified: ready for the cut, nothing saved."""
-    tournament, organiser = create_event(
-        players=players, preset="classic", seed=seed, slug=slug or f"adv-{players}-{seed}"
-    )
-    if settings:
-        Tournament.objects.filter(pk=tournament.pk).update(**settings)
-        tournament.refresh_from_db()
-    stage = stage_service.draw_qualifying(
-        tournament, actor=organiser, seed=seed, spread_groups=False
-    )
-    staff = _staff_accounts(tournament, max(1, -(-stage.pods.count() // PODS_PER_STAFF)))
-    staff_pods(stage, staff, organiser)
-    seeds = {n: random.Random(s) for n, s in enumerate(pod_seeds(players, seed), start=1)}
-    play_whole_stage(stage, seeds, organiser=organiser, last=stage.round_count)
-    stage.refresh_from_db()
-    pks = sorted(tournament.players.values_list("pk", flat=True))
-    return SimpleNamespace(
-        tournament=tournament,
-        organiser=organiser,
-        stage=stage,
-        staff=staff,
-        seed=seed,
-        pk=lambda n: pks[n - 1],  # the simulator's player n
-    )
-
-
-def semi_played(event) -> Stage:
-    """Qualifiers saved (roll-offs on screen), the semi-final drawn, played and verified."""
-    settle_roll_offs(event.stage, organiser=event.organiser, seed=event.seed)
-    advancement.save_qualifiers(event.stage, actor=event.organiser)
-    semi = advancement.draw_semi_final(
-        event.tournament, actor=event.organiser, seed=derived_seed(event.seed, "semi-draw")
-    )
-    staff_pods(semi, event.staff, event.organiser)
-    seeds = {
-        pod.number: random.Random(derived_seed(event.seed, "semi", pod.number))
-        for pod in semi.pods.all()
-    }
-    play_whole_stage(semi, seeds, organiser=event.organiser, last=semi.round_count)
-    semi.refresh_from_db()
-    return semi
-
-
-def seated_final(seed: int = 7, players: int = 24) -> tuple[SimpleNamespace, FinalTable]:
-    event = played_qualifying(players, seed)
-    semi = semi_played(event)
-    settle_roll_offs(semi, organiser=event.organiser, seed=seed)
-    final = advancement.seat_final(event.tournament, actor=event.organiser, seed=4242)
-    return event, final
-
-
 def plan_of(stage, group: str) -> advancement.GroupPlan:
     return next(p for p in advancement.plan_stage(stage) if p.group == group)
-
-
-def unverify(stage, player_pk, actor) -> None:
-    """A new, unconfirmed version of a verified card: the card is no longer verified."""
-    cards = card_service.load_stage(stage)
-    current = cards.versions[player_pk][-1]
-    card_service.enter_card(
-        stage,
-        cards.players[player_pk],
-        card_service.card_of(current),
-        actor=actor,
-        base_version=current.version,
-    )
 
 
 # --- the cut and its roll-offs ------------------------------------------------------------------
@@ -370,16 +301,7 @@ def test_no_roll_off_before_every_round_is_closed():
     """Cards can agree with the tables (and so be verified) after a few rounds; a roll-off
     recorded then would no longer fit the tie of the finished stage, and a record cannot be
     taken back, so roll-offs wait for the end of the stage."""
-    r = rehearse(players=12, preset="classic", seed=4, stop_after_round=3)
-    tournament = r.tournament
-    stage = Stage.objects.get(tournament=tournament, kind="qualifying")
-    organiser = tournament.created_by
-    cards = card_service.load_stage(stage)
-    staff = stage.pods.get().staff.order_by("username").first()
-    for pid in cards.in_pod(1):
-        player = cards.players[pid]
-        card_service.enter_card(stage, player, cards.records[pid], actor=staff, base_version=0)
-        card_service.confirm_card(stage, player, actor=organiser, version=1)
+    tournament, stage, organiser = verified_after_three_rounds()
     (plan,) = advancement.plan_stage(stage)
     assert not plan.blocked and plan.pending  # verified so far, and tied after three rounds
     tie = plan.pending[0]

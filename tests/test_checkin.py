@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory, grant
+from tests.helpers import url
 from tournaments.models import AuditEntry, Player
 from tournaments.services import checkin
 from tournaments.services.errors import UserFacingError
@@ -17,10 +18,6 @@ from tournaments.services.tournaments import counts
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
-
-
-def url(name, tournament, *args):
-    return reverse(name, args=[tournament.slug, *args])
 
 
 def snapshot():

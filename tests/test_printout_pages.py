@@ -22,18 +22,9 @@ from tournaments.services import printouts as service
 from tournaments.services.printouts import documents
 from tournaments.tasks import render_printout
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 HTMX = {"HX-Request": "true"}
-
-
-@pytest.fixture(autouse=True)
-def _media_and_eager(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
-    saved = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = saved
 
 
 @pytest.fixture

@@ -40,20 +40,10 @@ from tournaments.services.printouts import documents, jobs
 from tournaments.services.rehearsal import rehearse
 from tournaments.tasks import render_printout
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_tasks")]
 
 BASE = "http://testserver"
 NAMES = [f"{first} {last}" for first in ("Ada", "Bea", "Cy", "Di", "Eve") for last in "KLMNOP"]
-
-
-@pytest.fixture(autouse=True)
-def _media_and_eager(settings, tmp_path):
-    """Files under a fresh MEDIA_ROOT; tasks in-process even when REDIS_URL is set."""
-    settings.MEDIA_ROOT = tmp_path / "media"
-    saved = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = saved
 
 
 def media_files(settings) -> list[str]:

@@ -4,18 +4,22 @@ confirm step (present, photo ID, never twice), voids, the ledger and its CSV, qu
 from __future__ import annotations
 
 import csv
-import html
 import io
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.factories import UserFactory, grant
-from tests.helpers import award_everything
+from tests.factories import UserFactory, grant, member
+from tests.helpers import (
+    award_everything,
+    played_without_prizes,
+    rehearsal_organiser,
+    text,
+    url,
+)
 from tournaments.models import (
     AuditEntry,
     Payout,
@@ -33,14 +37,6 @@ from tournaments.services import prizes, rehearsal
 pytestmark = pytest.mark.django_db
 
 
-def url(name, tournament, *args):
-    return reverse(name, args=[tournament.slug, *args])
-
-
-def text(response) -> str:
-    return html.unescape(response.content.decode())
-
-
 def plain(response) -> str:
     """The page's words without tags, spaces collapsed."""
     return " ".join(re.sub(r"<[^>]+>", " ", text(response)).split())
@@ -50,33 +46,19 @@ def messages_of(response) -> list[str]:
     return [str(m) for m in response.context["messages"]] if response.context else []
 
 
-def organiser():
-    return get_user_model().objects.get(username="organiser")
-
-
-def played(monkeypatch, players=24, seed=2):
-    """Played and verified by the rehearsal; no prizes yet."""
-    monkeypatch.setattr(rehearsal, "award_and_pay", lambda *args, **kwargs: {})
-    return rehearsal.rehearse(players=players, preset="mesquite", seed=seed).tournament
-
-
 @pytest.fixture
 def event(monkeypatch):
-    return played(monkeypatch)
+    return played_without_prizes(monkeypatch)
 
 
 @pytest.fixture
 def admin(event):
-    user = UserFactory(username="prize-admin")
-    grant(event, user, "admin")
-    return user
+    return member(event, "admin", "prize-admin")
 
 
 @pytest.fixture
 def staff(event):
-    user = UserFactory(username="pod-staff")
-    grant(event, user, "staff")
-    return user
+    return member(event, "staff", "pod-staff")
 
 
 @pytest.fixture
@@ -86,7 +68,7 @@ def desk(admin, client_for):
 
 @pytest.fixture
 def awarded(event, admin):
-    return award_everything(event, organiser())
+    return award_everything(event, rehearsal_organiser())
 
 
 # --- who may use the pages --------------------------------------------------------------------
@@ -151,7 +133,7 @@ def state():
 
 
 def test_staff_get_403_on_every_prize_page_on_get_and_post(event, awarded, staff, client_for):
-    prizes.pay(awarded[0], actor=organiser(), present=True, id_checked=True)
+    prizes.pay(awarded[0], actor=rehearsal_organiser(), present=True, id_checked=True)
     client = client_for(staff)
     before = state()
     addresses = every_url(event, awarded)
@@ -163,7 +145,7 @@ def test_staff_get_403_on_every_prize_page_on_get_and_post(event, awarded, staff
 
 
 def test_anonymous_is_sent_to_login(event, awarded, client):
-    prizes.pay(awarded[0], actor=organiser(), present=True, id_checked=True)
+    prizes.pay(awarded[0], actor=rehearsal_organiser(), present=True, id_checked=True)
     before = state()
     for address in every_url(event, awarded):
         for response in (client.get(address), client.post(address, POST)):
@@ -175,9 +157,9 @@ def test_anonymous_is_sent_to_login(event, awarded, client):
 def test_admins_and_organisers_open_every_page_and_no_get_changes_anything(
     event, awarded, desk, client_for
 ):
-    prizes.pay(awarded[0], actor=organiser(), present=True, id_checked=True)
+    prizes.pay(awarded[0], actor=rehearsal_organiser(), present=True, id_checked=True)
     before = state()
-    for client in (desk, client_for(organiser())):
+    for client in (desk, client_for(rehearsal_organiser())):
         for address in every_url(event, awarded):
             response = client.get(address)
             if any(address.endswith(s) for s in ("/delete/", "/template/", "/award/")):
@@ -299,7 +281,7 @@ def test_deleting_is_refused_once_awarded_and_the_list_is_fixed_once_paid(event,
     response = desk.post(url("prize-category-delete", event, extra.pk), follow=True)
     assert "Extra deleted." in messages_of(response)
     # Once a prize is paid the list cannot change, whatever the form says.
-    prizes.pay(awarded[0], actor=organiser(), present=True, id_checked=True)
+    prizes.pay(awarded[0], actor=rehearsal_organiser(), present=True, id_checked=True)
     before = list(PrizeCategory.objects.values_list("pk", "label", "amounts_cents"))
     response = desk.post(
         url("prize-category-edit", event, buncos.pk),
@@ -331,7 +313,7 @@ def test_one_prize_per_player_switch(event, desk):
 
 
 def test_winners_page_names_the_judged_winners_throws_roll_offs_and_awards(event, desk):
-    prizes.load_template(event, "mesquite", actor=organiser())
+    prizes.load_template(event, "mesquite", actor=rehearsal_organiser())
     page = text(desk.get(url("prize-winners", event)))
     assert "Judged prizes" in page and "Best Costume" in page
     assert "roll-offs to throw" in page or "roll-off to throw" in page
@@ -502,7 +484,7 @@ def test_pay_page_needs_both_boxes_then_pays_once(event, awarded, desk, client_f
 
 def test_void_needs_a_reason_and_the_prize_can_be_paid_again(event, awarded, desk):
     share = awarded[0]
-    payout = prizes.pay(share, actor=organiser(), present=True, id_checked=True)
+    payout = prizes.pay(share, actor=rehearsal_organiser(), present=True, id_checked=True)
     void_url = url("payout-void", event, payout.pk)
     response = desk.post(void_url, {"reason": "   "}, follow=True)
     assert "Not voided: Say why the payment is voided." in messages_of(response)
@@ -534,10 +516,10 @@ def read_csv(response) -> list[list[str]]:
 
 def test_ledger_page_and_csv(event, awarded, desk):
     Player.objects.filter(pk=awarded[0].player_id).update(name='=HYPERLINK("http://x")')
-    first = prizes.pay(awarded[0], actor=organiser(), present=True, id_checked=True)
-    prizes.void(first, actor=organiser(), reason="+wrong player")
+    first = prizes.pay(awarded[0], actor=rehearsal_organiser(), present=True, id_checked=True)
+    prizes.void(first, actor=rehearsal_organiser(), reason="+wrong player")
     for share in awarded[:3]:
-        prizes.pay(share, actor=organiser(), present=True, id_checked=True)
+        prizes.pay(share, actor=rehearsal_organiser(), present=True, id_checked=True)
     books = prizes.ledger(event)
     page = text(desk.get(url("ledger", event)))
     assert f"{books.players_paid_entry} checked in × $20.00" in page
@@ -586,10 +568,10 @@ def test_query_counts_do_not_grow_with_the_event(client_for):
     for players, seed in ((24, 2), (120, 5)):
         tournament = rehearsal.rehearse(players=players, preset="mesquite", seed=seed).tournament
         assert PrizeAward.objects.filter(tournament=tournament).count() > 8
-        client = client_for(organiser())
+        client = client_for(rehearsal_organiser())
         prizes.void(
             Payout.objects.filter(award__tournament=tournament).first(),
-            actor=organiser(),
+            actor=rehearsal_organiser(),
             reason="A test void",
         )
         counts[players] = {
@@ -609,7 +591,7 @@ def test_an_award_or_payment_of_another_tournament_is_not_found(event, awarded, 
     stranger = UserFactory(username="other-admin")
     grant(other, stranger, "admin")
     client = client_for(stranger)
-    payout = prizes.pay(awarded[0], actor=organiser(), present=True, id_checked=True)
+    payout = prizes.pay(awarded[0], actor=rehearsal_organiser(), present=True, id_checked=True)
     assert client.get(url("payout-pay", other, awarded[1].pk)).status_code == 404
     response = client.post(
         url("payout-pay", other, awarded[1].pk), {"present": "on", "id_checked": "on"}

@@ -12,12 +12,12 @@ from collections import defaultdict
 from types import SimpleNamespace
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.db.models import Max
 
 from scoring.models import RollCredit
 from scoring.services import cards as card_service
 from tests.factories import UserFactory
+from tests.helpers import played_without_prizes, rehearsal_organiser
 from tournaments.models import (
     AuditEntry,
     Payout,
@@ -39,14 +39,12 @@ pytestmark = pytest.mark.django_db
 
 def played(monkeypatch, *, players=24, seed=2, preset="mesquite"):
     """A whole event played and verified by the rehearsal, without its prize table."""
-    monkeypatch.setattr(rehearsal, "award_and_pay", lambda *args, **kwargs: {})
-    r = rehearsal.rehearse(players=players, preset=preset, seed=seed)
-    tournament = r.tournament
+    tournament = played_without_prizes(monkeypatch, players=players, seed=seed, preset=preset)
     stage = tournament.stages.get(kind=Stage.Kind.QUALIFYING)
     rows = card_service.standings(card_service.load_stage(stage))
     return SimpleNamespace(
         tournament=tournament,
-        organiser=get_user_model().objects.get(username="organiser"),
+        organiser=rehearsal_organiser(),
         stage=stage,
         rows=rows,
         pods=sorted({r.pod for r in rows}),

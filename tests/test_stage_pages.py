@@ -1,6 +1,5 @@
 """The organiser's stage page: draw, pods, late arrivals and leavers, round control."""
 
-import html
 import re
 
 import pytest
@@ -11,7 +10,7 @@ from django.utils import timezone
 
 from scoring.services.results import ResultEntry, record_result
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory, grant
-from tests.helpers import checked_in
+from tests.helpers import checked_in, text, url
 from tournaments.models import AuditEntry, Player, Pod, RosterChange, Round, Seat, Stage
 from tournaments.permissions import forget_cached_roles
 from tournaments.services import rounds as round_service
@@ -20,14 +19,6 @@ from tournaments.services import stages as stage_service
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
-
-
-def url(name, tournament, *args):
-    return reverse(name, args=[tournament.slug, *args])
-
-
-def text(response) -> str:
-    return html.unescape(response.content.decode())
 
 
 def draw(client, tournament, **data):

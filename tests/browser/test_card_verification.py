@@ -2,14 +2,14 @@
 pod is verified; the standings page sorts by a column on a laptop."""
 
 import re
-from urllib.parse import urlsplit
 
 import pytest
 from django.urls import reverse
 
 from scoring.models import CardEntry
 from scoring.services import cards as card_service
-from tests.factories import PASSWORD, UserFactory, grant
+from tests.factories import member
+from tests.helpers import log_in
 from tournaments.models import FinalTable, Stage
 from tournaments.services.rehearsal import rehearse
 
@@ -19,19 +19,9 @@ SCREENSHOTS = "/tmp/card-verification-{}.png"
 
 
 def staff_of(tournament, name, pod):
-    user = UserFactory(username=name)
-    grant(tournament, user, "staff")
+    user = member(tournament, "staff", name)
     pod.staff.add(user)
     return user
-
-
-def log_in(page, user, next_url):
-    page.goto(f"{reverse('login')}?next={next_url}")
-    page.locator("#id_username").fill(user.username)
-    page.locator("#id_password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").tap()
-    # By path: the login page's own URL ends with "?next=<next_url>".
-    page.wait_for_url(lambda url: urlsplit(url).path == next_url)
 
 
 def log_out(page):
@@ -62,7 +52,7 @@ def test_two_staff_verify_the_last_card_and_the_pod_is_verified(phone_page):
     last, record = cards.players[last_id], cards.records[last_id]
 
     pod_cards = reverse("pod-cards", args=[tournament.slug, 1])
-    log_in(page, anna, pod_cards)
+    log_in(page, anna, pod_cards, tap=True)
     expect(page.locator("#pod-checks")).to_contain_text("All checks pass")
     expect(page.locator("#pod-verified")).to_have_count(0)
     page.screenshot(path=SCREENSHOTS.format("pod-before"), full_page=True)
@@ -88,7 +78,7 @@ def test_two_staff_verify_the_last_card_and_the_pod_is_verified(phone_page):
     assert tuple(entry.rounds) == record.rounds and entry.buncos == record.buncos
 
     log_out(page)
-    log_in(page, bert, pod_cards)
+    log_in(page, bert, pod_cards, tap=True)
     card = page.locator(f"#card-{last.pk}")
     card.get_by_role("link", name="Check & confirm").tap()
     expect(page.locator("#confirm")).to_contain_text("entered by anna")

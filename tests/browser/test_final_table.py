@@ -4,13 +4,12 @@ projector board (1920x1080) follows every throw to the winner."""
 
 import random
 import re
-from urllib.parse import urlsplit
 
 import pytest
 from django.urls import reverse
 
 from tests.factories import PASSWORD
-from tests.test_advancement_service import TIES_SEED, played_qualifying
+from tests.helpers import TIES_SEED, log_in, played_qualifying
 from tournaments.models import FinalTable, Qualifier, RollOffRecord, Stage
 from tournaments.services import advancement
 from tournaments.services.rehearsal import derived_seed, play_stage, settle_roll_offs, staff_pods
@@ -20,14 +19,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SCREENSHOTS = "/tmp/final-table-{}.png"
 # The site's dice for this test: with seed 9, throw 8 is the first three of a kind.
 DICE_SEED = 9
-
-
-def log_in(page, user, next_url):
-    page.goto(f"{reverse('login')}?next={next_url}")
-    page.locator("#id_username").fill(user.username)
-    page.locator("#id_password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(lambda url: urlsplit(url).path == next_url)
 
 
 def success(page, text):

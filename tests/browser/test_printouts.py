@@ -2,47 +2,29 @@
 renders, and the download link appears in place (no reload); without a worker the page says
 the PDF is made in-process and shows the link straight away."""
 
-from urllib.parse import urlsplit
-
 import pypdf
 import pytest
 from django.urls import reverse
 
-from bunco_site.celery import app as celery_app
-from tests.factories import PASSWORD, UserFactory, grant
-from tests.helpers import drawn_stage
+from tests.factories import member
+from tests.helpers import drawn_stage, log_in
 from tournaments.models import Printout
 from tournaments.services.printouts import jobs
 from tournaments.tasks import TEST_DELAY_ENV, render_printout
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("eager_tasks"),
+]
 
 SCREENSHOTS = "/tmp/printouts-{}.png"
-
-
-@pytest.fixture(autouse=True)
-def _media_and_eager(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
-    saved = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = saved
-
-
-def log_in(page, user, next_url):
-    page.goto(f"{reverse('login')}?next={next_url}")
-    page.locator("#id_username").fill(user.username)
-    page.locator("#id_password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(lambda url: urlsplit(url).path == next_url)
 
 
 @pytest.fixture
 def event(tournament, organiser):
     drawn_stage(tournament, organiser, players=48, start=False)
-    admin = UserFactory(username="print-admin")
-    grant(tournament, admin, "admin")
-    return tournament, admin
+    return tournament, member(tournament, "admin", "print-admin")
 
 
 def test_admin_watches_the_score_cards_render_and_downloads_them(

@@ -4,36 +4,23 @@ checked), sees it in the ledger, and cannot pay the same prize twice; on a phone
 from urllib.parse import urlsplit
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from tests.factories import PASSWORD, UserFactory, grant
-from tests.helpers import award_everything
+from tests.factories import member
+from tests.helpers import award_everything, log_in, played_without_prizes, rehearsal_organiser
 from tournaments.models import Payout, PrizeAward
-from tournaments.services import prizes, rehearsal
+from tournaments.services import prizes
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SCREENSHOTS = "/tmp/prize-table-{}.png"
 
 
-def log_in(page, user, next_url):
-    page.goto(f"{reverse('login')}?next={next_url}")
-    page.locator("#id_username").fill(user.username)
-    page.locator("#id_password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(lambda url: urlsplit(url).path == next_url)
-
-
 def awarded_event(monkeypatch):
     """24 players played and verified; the mesquite prizes awarded, nothing paid yet."""
-    monkeypatch.setattr(rehearsal, "award_and_pay", lambda *args, **kwargs: {})
-    tournament = rehearsal.rehearse(players=24, preset="mesquite", seed=2).tournament
-    organiser = get_user_model().objects.get(username="organiser")
-    award_everything(tournament, organiser)
-    admin = UserFactory(username="prize-admin")
-    grant(tournament, admin, "admin")
-    return tournament, admin
+    tournament = played_without_prizes(monkeypatch)
+    award_everything(tournament, rehearsal_organiser())
+    return tournament, member(tournament, "admin", "prize-admin")
 
 
 def test_admin_pays_a_winner_once_and_the_ledger_shows_it(page, monkeypatch):

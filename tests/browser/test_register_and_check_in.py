@@ -6,20 +6,13 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import PASSWORD, PlayerFactory
+from tests.factories import PlayerFactory
+from tests.helpers import log_in
 from tournaments.models import Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SCREENSHOT = "/tmp/checkin-phone.png"
-
-
-def log_in(page, user, next_url):
-    page.goto(f"{reverse('login')}?next={next_url}")
-    page.locator("#id_username").fill(user.username)
-    page.locator("#id_password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(f"**{next_url}")
 
 
 def checked_in_count(page) -> int:

@@ -7,8 +7,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import TableResult
-from tests.factories import PASSWORD
-from tests.helpers import drawn_stage
+from tests.helpers import drawn_stage, log_in
 from tournaments.models import Seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -26,11 +25,7 @@ def test_staff_records_their_pod_on_a_phone_and_players_find_round_2_seats(
     pod = stage.pods.get()
 
     my_pods = reverse("my-pods", args=[tournament.slug])
-    page.goto(f"{reverse('login')}?next={my_pods}")
-    page.locator("#id_username").fill(staff_user.username)
-    page.locator("#id_password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").tap()
-    page.wait_for_url(f"**{my_pods}")
+    log_in(page, staff_user, my_pods, tap=True)
     expect(page.get_by_text("0/3 reported")).to_be_visible()
 
     page.get_by_role("link", name=re.compile(r"Pod 1")).tap()
