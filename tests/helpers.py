@@ -71,6 +71,11 @@ def signed_in(client) -> bool:
     return "_auth_user_id" in client.session
 
 
+def fail_sign_ins(username, times, address):
+    for _ in range(times):
+        sign_in(username, "wrong", address)
+
+
 def checked_in(tournament, n, **kwargs):
     return PlayerFactory.create_batch(
         n, tournament=tournament, checked_in_at=timezone.now(), **kwargs

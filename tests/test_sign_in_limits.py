@@ -11,7 +11,7 @@ from django.db.models import F
 from django.urls import reverse
 
 from tests.factories import PASSWORD, TournamentFactory, UserFactory, grant
-from tests.helpers import sign_in, signed_in, text
+from tests.helpers import fail_sign_ins, sign_in, signed_in, text
 from tournaments.lockout import forwarded_client_ip
 from tournaments.models import AuditEntry, SignInFailure, UserProfile
 
@@ -48,11 +48,6 @@ def lets_in(username, address, password=PASSWORD) -> bool:
     return response.status_code == 302 and signed_in(client)
 
 
-def fail(username, times, address):
-    for _ in range(times):
-        sign_in(username, "wrong", address)
-
-
 @pytest.fixture
 def door(db):
     return UserFactory(username="door1")
@@ -87,7 +82,7 @@ def test_failures_for_other_accounts_never_stop_a_right_password(door):
     """Replaces the old rule that five failures locked the address for every account: at a
     venue every phone shares it."""
     UserFactory(username="typist")
-    fail("typist", PAIR, VENUE)  # one person mistypes until their own account pauses
+    fail_sign_ins("typist", PAIR, VENUE)  # one person mistypes until their own account pauses
     for i in range(PAIR):
         sign_in(f"nobody{i}", "wrong", VENUE)  # and others try names that do not exist
     assert shows_lockout(sign_in("typist", PASSWORD, VENUE)[1])
@@ -126,7 +121,7 @@ def test_a_busy_address_still_lets_in_an_account_with_no_failures_of_its_own(doo
 
 
 def test_a_lockout_changes_nothing_else(door):
-    fail("door1", PAIR, "198.51.100.1")
+    fail_sign_ins("door1", PAIR, "198.51.100.1")
     failures = list(SignInFailure.objects.values_list("username", "address", "at"))
     door.refresh_from_db()
     last_login, password = door.last_login, door.password
@@ -141,12 +136,12 @@ def test_a_lockout_changes_nothing_else(door):
 
 def test_a_successful_sign_in_before_the_limit_starts_the_count_again(door):
     for _ in range(2):
-        fail("door1", PAIR - 1, "203.0.113.5")
+        fail_sign_ins("door1", PAIR - 1, "203.0.113.5")
         assert lets_in("door1", "203.0.113.5")
 
 
 def test_the_page_counts_down_and_the_pause_ends_by_itself(door):
-    fail("door1", PAIR, VENUE)
+    fail_sign_ins("door1", PAIR, VENUE)
     SignInFailure.objects.update(at=F("at") - timedelta(minutes=11))
     assert shows_lockout(sign_in("door1", PASSWORD, VENUE)[1], minutes=4)
     SignInFailure.objects.update(at=F("at") - timedelta(minutes=4))
@@ -179,7 +174,7 @@ def locked_staff(tournament):
     other = TournamentFactory(organiser=tournament.roles.get(role="organiser").user)
     grant(other, staff, "staff")
     role = grant(tournament, staff, "staff")
-    fail("door1", PAIR, VENUE)
+    fail_sign_ins("door1", PAIR, VENUE)
     assert shows_lockout(sign_in("door1", PASSWORD, VENUE)[1])
     return role, other
 
@@ -217,8 +212,8 @@ def test_the_organisers_password_reset_unlocks_the_account(
 
 
 def test_the_server_command_unlocks(door):
-    fail("door1", PAIR, VENUE)
-    fail("door2", PAIR, "10.9.9.9")
+    fail_sign_ins("door1", PAIR, VENUE)
+    fail_sign_ins("door2", PAIR, "10.9.9.9")
     call_command("unlock_sign_ins", username="door1")
     assert lets_in("door1", VENUE)
     assert SignInFailure.objects.filter(username="door2").count() == PAIR
