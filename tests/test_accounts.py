@@ -259,3 +259,24 @@ def test_an_unlock_is_refused_for_an_account_shared_with_another_organiser(world
     assert "unlocks by itself in 15 minutes, or a site superuser can unlock it" in text(response)
     assert not signed_in(sign_in("a-staff", PASSWORD, VENUE)[0])
     assert not AuditEntry.objects.filter(action="account.unlocked").exists()
+
+
+def test_forged_and_guessed_invitation_links_are_not_found(world, client_for):
+    a, b, accounts, bob = world
+    invite(bob, b, "a-staff", "staff")
+    invitation = Invitation.objects.get(user=accounts["a-staff"])
+    value, signature = invitation.token.split(":")
+    pk, user_id = value.split(".")
+    owner = client_for(accounts["a-staff"])
+    assert owner.get(reverse("invitation", args=[invitation.token])).status_code == 200
+    for token in [
+        f"{pk}.{accounts['a-admin'].pk}:{signature}",  # the same link, for another account
+        f"{int(pk) + 1}.{user_id}:{signature}",
+        f"{value}:{signature[:-1]}{'A' if signature[-1] != 'A' else 'B'}",
+        value,
+        pk,
+    ]:
+        assert owner.get(reverse("invitation", args=[token])).status_code == 404, token
+        answer = owner.post(reverse("invitation", args=[token]), {"answer": "accept"})
+        assert answer.status_code == 404, token
+    assert not TournamentRole.objects.filter(tournament=b, user=accounts["a-staff"]).exists()

@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
 from ..lockout import clear_failures, lock_anywhere
-from ..models import AuditEntry, Role, Tournament, TournamentRole, UserProfile
+from ..models import Role, Tournament, TournamentRole, UserProfile
 from . import audit
 from .errors import UserFacingError
 
@@ -36,22 +36,16 @@ def one_time_password() -> str:
 
 def record_everywhere(
     user, action: str, summary: str, *, actor, where: Tournament, target=None, data=None
-) -> list[AuditEntry]:
+) -> None:
     """One entry in `where` and in every other tournament `user` has a role in; those others
-    say where it happened."""
+    say where it happened, and name no row of `where` (a moved tournament takes its rows)."""
     others = Tournament.objects.filter(roles__user=user).exclude(pk=where.pk).distinct()
     data = {"user": user.username, "tournament": where.slug, **(data or {})}
-    return [
+    audit.record(action, summary, actor=actor, tournament=where, target=target, data=data)
+    for tournament in others.order_by("pk"):
         audit.record(
-            action,
-            summary if tournament == where else f"{summary} (at {where.name})",
-            actor=actor,
-            tournament=tournament,
-            target=target,
-            data=data,
+            action, f"{summary} (at {where.name})", actor=actor, tournament=tournament, data=data
         )
-        for tournament in [where, *others.order_by("pk")]
-    ]
 
 
 def not_yours(actor, user) -> str | None:

@@ -7,7 +7,6 @@ account's owner, signed in, accepts or declines it. Until then the account has n
 
 from __future__ import annotations
 
-import secrets
 from datetime import timedelta
 
 from django.db import transaction
@@ -49,7 +48,6 @@ def invite(tournament: Tournament, user, role: str, *, actor) -> Invitation:
         tournament=tournament,
         user=user,
         role=role,
-        token=secrets.token_urlsafe(24),
         invited_by=actor,
         expires_at=timezone.now() + VALID_FOR,
     )

@@ -1,5 +1,6 @@
 from django.contrib import messages
-from django.shortcuts import get_object_or_404, redirect
+from django.http import Http404
+from django.shortcuts import redirect
 from django.urls import path
 from django.views.generic import TemplateView
 
@@ -22,10 +23,9 @@ class InvitationView(PermissionMixin, TemplateView):
     def dispatch(self, request, *args, **kwargs):
         if not request.user.is_authenticated:
             return self.deny()
-        self.invitation = get_object_or_404(
-            Invitation.objects.select_related("tournament", "invited_by", "user"),
-            token=kwargs["token"],
-        )
+        self.invitation = Invitation.from_token(kwargs["token"])
+        if self.invitation is None:
+            raise Http404
         return super().dispatch(request, *args, **kwargs)
 
     def get_context_data(self, **kwargs):
