@@ -69,7 +69,6 @@ INSTALLED_APPS = [
     "crispy_bootstrap5",
     "bootstrap",
     "django_htmx",
-    "axes",
     "csp",
     "tournaments",
     "scoring",
@@ -88,8 +87,6 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "tournaments.middleware.ForcePasswordChangeMiddleware",
-    # Last, as django-axes asks: it turns a refused sign-in into the lockout page.
-    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "bunco_site.urls"
@@ -138,22 +135,18 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# django-axes first: it refuses a locked-out account or address before the password is tried.
-AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
-]
-# Sign-ins are rate limited per account and per address, each on its own: five failures in a
-# row lock that username (from anywhere) and that address (whatever username) for 15 minutes.
-# Failed tries during a lockout are not counted, so the 15 minutes the page promises hold; a
-# successful sign-in before the limit starts the count again. An organiser's password reset
-# unlocks the account; `manage.py axes_reset_ip <address>` unlocks an address.
-AXES_FAILURE_LIMIT = 5
-AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_RESET_ON_SUCCESS = True
-AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
-AXES_LOCKOUT_CALLABLE = "tournaments.lockout.lockout_response"
+# Django's password check behind the sign-in limits (tournaments/lockout.py): failures are
+# counted per account and per account-and-address, so one phone's typos never lock the
+# venue's other phones, which share its address. Within SIGN_IN_WINDOW: 5 failures for an
+# account from one address pause it from there, 20 from anywhere pause it everywhere, and
+# past 100 from one address an account with a failure of its own from there is paused at once
+# (one with none still signs in). The organiser unlocks a staff or admin account on *Staff &
+# admins*; on the server `manage.py unlock_sign_ins` does.
+AUTHENTICATION_BACKENDS = ["tournaments.lockout.SignInLimitBackend"]
+SIGN_IN_WINDOW = timedelta(minutes=15)
+SIGN_IN_PAIR_LIMIT = 5
+SIGN_IN_ACCOUNT_LIMIT = 20
+SIGN_IN_ADDRESS_LIMIT = 100
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -250,10 +243,11 @@ SECURE_HSTS_PRELOAD = BUNCO_HTTPS
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-if env_bool("BUNCO_BEHIND_PROXY"):
+# Behind nginx every request comes from the proxy's address: the sign-in limits then count
+# the client's, the last X-Forwarded-For entry (tournaments/lockout.py).
+BUNCO_BEHIND_PROXY = env_bool("BUNCO_BEHIND_PROXY")
+if BUNCO_BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    # Every request then comes from the proxy's address: lock out the client's instead.
-    AXES_CLIENT_IP_CALLABLE = "tournaments.lockout.forwarded_client_ip"
 
 # Scripts only from our own static files (no inline script, no eval); inline styles are
 # allowed because pages and the htmx fragments swapped into them carry <style> blocks and

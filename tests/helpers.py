@@ -56,6 +56,26 @@ def log_in(page, user, next_url, *, tap=False):
     page.wait_for_url(lambda address: urlsplit(address).path == next_url)
 
 
+def sign_in(username, password, address="127.0.0.1", client=None):
+    """Posts the login page from `address`, as a phone behind it would: (client, response)."""
+    from django.test import Client
+
+    client = client or Client()
+    response = client.post(
+        reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=address
+    )
+    return client, response
+
+
+def signed_in(client) -> bool:
+    return "_auth_user_id" in client.session
+
+
+def fail_sign_ins(username, times, address):
+    for _ in range(times):
+        sign_in(username, "wrong", address)
+
+
 def checked_in(tournament, n, **kwargs):
     return PlayerFactory.create_batch(
         n, tournament=tournament, checked_in_at=timezone.now(), **kwargs

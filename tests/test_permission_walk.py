@@ -42,6 +42,7 @@ from tournaments.permissions import (
     PermissionMixin,
     TournamentPermissionMixin,
 )
+from tournaments.services.invitations import invite
 from tournaments.services.presets import copy_preset
 from tournaments.services.printouts import card_token
 from tournaments.services.rehearsal import rehearse
@@ -115,6 +116,9 @@ SPOT_CHECKS = {
     "ledger": {"admin", "organiser"},
     "people": {"organiser"},
     "role-password": {"organiser"},
+    "role-unlock": {"organiser"},
+    "invitation-withdraw": {"organiser"},
+    "invitation": set(ACCOUNTS),
     "tournament-switch": {"organiser"},
     "player-export": {"admin", "organiser"},
     "table-result": {"staff_pod", "organiser"},
@@ -129,6 +133,8 @@ SPOT_CHECKS = {
 PK_OF = {
     "role-revoke": "role",
     "role-password": "role",
+    "role-unlock": "role",
+    "invitation-withdraw": "invitation",
     "player-edit": "player",
     "player-withdraw": "player",
     "player-reinstate": "player",
@@ -307,6 +313,9 @@ def world():
         category=t.prize_categories.order_by("pk").first().pk,
         printout=Printout.objects.filter(tournament=t, status=Printout.Status.DONE).first().pk,
     )
+    # Another organiser asked to help: the walk opens its link as every account.
+    invitation = invite(t, users["organiser_other"], Role.STAFF, actor=users["organiser"])
+    objects.invitation = invitation.pk
     preset = copy_preset(RulePreset.objects.get(slug="classic"), "Walk rules", users["organiser"])
     values = {
         "slug": t.slug,
@@ -320,6 +329,7 @@ def world():
         "payout_pk": Payout.objects.filter(award__tournament=t).first().pk,
         "register-done": signing.dumps(player.pk, salt=CONFIRMATION_SALT),
         "card-check": card_token(player.pk, latest.kind),
+        "invitation": invitation.token,
     }
     return SimpleNamespace(tournament=t, users=users, player=player, objects=objects, values=values)
 

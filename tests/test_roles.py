@@ -124,7 +124,7 @@ def test_organiser_adds_staff_with_one_time_password_shown_once(tournament, orga
     assert issued["password"] not in client.get(url).content.decode()  # shown once only
 
     staff = client.__class__()
-    # Through the login page: django-axes refuses Client.login(), which has no request.
+    # Through the login page, as the new staff member would: the sign-in limits see it.
     signed_in = staff.post(reverse("login"), {"username": "door1", "password": issued["password"]})
     assert signed_in.status_code == 302 and "_auth_user_id" in staff.session
     # The one-time password must be replaced before anything else.

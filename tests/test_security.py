@@ -1,130 +1,21 @@
-"""Sign-ins are rate limited, pages run under a content security policy, public pages keep
-players' contact details to themselves, and player links cannot be guessed or forged."""
+"""Pages run under a content security policy, public pages keep players' contact details to
+themselves, and player links cannot be guessed or forged (sign-in limits: test_sign_in_limits)."""
 
 import re
 from pathlib import Path
 
 import pytest
-from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
-from django.test import Client
 from django.urls import reverse
 
-from tests.factories import PASSWORD, OrganiserFactory, TournamentFactory, UserFactory, grant
+from tests.factories import PASSWORD, OrganiserFactory, TournamentFactory
 from tests.helpers import drawn_stage
-from tournaments.lockout import forwarded_client_ip
-from tournaments.models import Player, Stage, TournamentRole, UserProfile
+from tournaments.models import Player, Stage, TournamentRole
 from tournaments.services.printouts import card_token
 from tournaments.services.rehearsal import rehearse
 from tournaments.views.registration import CONFIRMATION_SALT
-
-LOCKED_OUT = (
-    "Too many failed sign-ins for this account or from this address. Try again in 15 minutes "
-    "or ask the organiser to reset your password."
-)
-
-
-# --- sign-in rate limiting --------------------------------------------------------------------
-
-
-def sign_in(username, password, address, client=None):
-    client = client or Client()
-    response = client.post(
-        reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=address
-    )
-    return client, response
-
-
-def signed_in(client) -> bool:
-    return "_auth_user_id" in client.session
-
-
-def shows_lockout(response) -> bool:
-    text = " ".join(re.sub(r"<[^>]+>", " ", response.content.decode()).split())
-    return response.status_code == 429 and LOCKED_OUT in text
-
-
-@pytest.fixture
-def door(db):
-    return UserFactory(username="door1")
-
-
-def test_five_failures_lock_the_account_from_any_address(door):
-    for i in range(settings.AXES_FAILURE_LIMIT - 1):
-        client, response = sign_in("door1", "wrong", f"10.0.0.{i + 1}")
-        assert response.status_code == 200 and not signed_in(client)
-        assert "Please enter a correct username and password" in response.content.decode()
-    # The fifth failure is answered with the page that says why and for how long.
-    assert shows_lockout(sign_in("door1", "wrong", "10.0.0.5")[1])
-    # The right password, from an address never seen before, is refused with the page.
-    client, response = sign_in("door1", PASSWORD, "10.0.9.9")
-    assert shows_lockout(response)
-    assert not signed_in(client)
-    assert "<form" not in response.content.decode().split("<main", 1)[1]
-    # Another account from a fresh address is not affected.
-    UserFactory(username="door2")
-    client, response = sign_in("door2", PASSWORD, "10.0.9.10")
-    assert response.status_code == 302 and signed_in(client)
-
-
-def test_five_failures_lock_the_address_whatever_the_username(door):
-    for i in range(settings.AXES_FAILURE_LIMIT):
-        sign_in(f"guess{i}", "wrong", "192.0.2.7")
-    client, response = sign_in("door1", PASSWORD, "192.0.2.7")
-    assert shows_lockout(response) and not signed_in(client)
-    # The same account from another address signs in: only that address is locked.
-    client, response = sign_in("door1", PASSWORD, "192.0.2.8")
-    assert response.status_code == 302 and signed_in(client)
-
-
-def test_a_lockout_changes_nothing_else(door):
-    for _ in range(settings.AXES_FAILURE_LIMIT):
-        sign_in("door1", "wrong", "198.51.100.1")
-    attempts = list(AccessAttempt.objects.values_list("username", "failures_since_start"))
-    door.refresh_from_db()
-    last_login, password = door.last_login, door.password
-    for password_tried in ("wrong", PASSWORD, "wrong"):
-        client, response = sign_in("door1", password_tried, "198.51.100.1")
-        assert shows_lockout(response) and not signed_in(client)
-    # Tries during the lockout neither count nor extend it, and the account is untouched.
-    assert list(AccessAttempt.objects.values_list("username", "failures_since_start")) == attempts
-    door.refresh_from_db()
-    assert (door.last_login, door.password) == (last_login, password)
-
-
-def test_a_successful_sign_in_before_the_limit_starts_the_count_again(door):
-    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
-        sign_in("door1", "wrong", "203.0.113.5")
-    client, response = sign_in("door1", PASSWORD, "203.0.113.5")
-    assert response.status_code == 302 and signed_in(client)
-    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
-        sign_in("door1", "wrong", "203.0.113.5")
-    client, response = sign_in("door1", PASSWORD, "203.0.113.5")
-    assert response.status_code == 302 and signed_in(client)
-
-
-def test_the_organisers_password_reset_unlocks_the_account(tournament, organiser, client_for):
-    staff = UserFactory(username="door1")
-    UserProfile.objects.create(user=staff)
-    role = grant(tournament, staff, "staff")
-    for i in range(settings.AXES_FAILURE_LIMIT):
-        sign_in("door1", "wrong", f"10.1.0.{i + 1}")
-    assert shows_lockout(sign_in("door1", PASSWORD, "10.1.1.1")[1])
-
-    organiser_client = client_for(organiser)
-    organiser_client.post(reverse("role-password", args=[tournament.slug, role.pk]))
-    issued = organiser_client.get(reverse("people", args=[tournament.slug])).context["issued"]
-    client, response = sign_in("door1", issued["password"], "10.1.1.1")
-    assert response.status_code == 302 and signed_in(client)
-
-
-def test_behind_a_proxy_the_address_is_the_one_the_proxy_saw(rf):
-    request = rf.get("/", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.9", REMOTE_ADDR="10.0.0.1")
-    assert forwarded_client_ip(request) == "203.0.113.9"
-    assert forwarded_client_ip(rf.get("/", REMOTE_ADDR="10.0.0.1")) == "10.0.0.1"
-
 
 # --- content security policy -----------------------------------------------------------------
 

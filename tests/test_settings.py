@@ -61,11 +61,11 @@ print("FRAME", page["X-Frame-Options"])
 print("REFERRER", page["Referrer-Policy"])
 print("CSRF_COOKIE", page.cookies["csrftoken"]["secure"])
 print("SESSION", settings.SESSION_COOKIE_SECURE, settings.SESSION_COOKIE_HTTPONLY)
-for _ in range(settings.AXES_FAILURE_LIMIT):
+for _ in range(settings.SIGN_IN_PAIR_LIMIT):
     tried = client.post(
         "/accounts/login/", {"username": "nobody", "password": "wrong"}, secure=True
     )
-print("LOCKED", tried.status_code, "Too many failed sign-ins" in tried.content.decode())
+print("LOCKED", tried.status_code, "Too many wrong passwords" in tried.content.decode())
 """
 
 

@@ -26,6 +26,7 @@ from django.urls import reverse
 from tests.helpers import drawn_stage
 from tournaments.models import Player, RollOffRecord, RulePreset, Tournament
 from tournaments.services import transfer
+from tournaments.services.invitations import invite
 from tournaments.services.presets import copy_preset
 from tournaments.services.prizes import pass_traveling_item
 from tournaments.services.stages import replay_matches, seat_late_arrival
@@ -38,7 +39,8 @@ SLUG = "rehearsal-mesquite-5"
 
 def rehearsed():
     """A whole mesquite event (its prize list has judged, best-pod and rolled-off prizes),
-    plus the traveling item passed once, and a staff password worth keeping."""
+    plus the traveling item passed once, a staff password worth keeping, and an invitation
+    still waiting for its answer."""
     call_command("rehearse", "--players", "30", "--preset", "mesquite", "--seed", "5")
     tournament = Tournament.objects.get(slug=SLUG)
     organiser = get_user_model().objects.get(username="organiser")
@@ -48,6 +50,8 @@ def rehearsed():
     staff = get_user_model().objects.get(username=f"{SLUG}-staff1")
     staff.set_password("kept-across-machines")
     staff.save()
+    helper = get_user_model().objects.create_user(username="helper", password="helper-pass-1")
+    invite(tournament, helper, "admin", actor=organiser)
     return tournament
 
 

@@ -1,6 +1,14 @@
 from django.contrib import admin
 
-from .models import AuditEntry, Player, RulePreset, Tournament, TournamentRole, UserProfile
+from .models import (
+    AuditEntry,
+    Player,
+    RulePreset,
+    SignInFailure,
+    Tournament,
+    TournamentRole,
+    UserProfile,
+)
 
 
 @admin.register(Tournament)
@@ -31,3 +39,17 @@ class AuditEntryAdmin(admin.ModelAdmin):
 admin.site.register(RulePreset)
 admin.site.register(TournamentRole)
 admin.site.register(UserProfile)
+
+
+@admin.register(SignInFailure)
+class SignInFailureAdmin(admin.ModelAdmin):
+    """A superuser unlocks an organiser's account here by deleting its rows."""
+
+    list_display = ["at", "username", "address"]
+    search_fields = ["username", "address"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

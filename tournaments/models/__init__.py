@@ -11,7 +11,8 @@ from .prizes import (
     PrizeRollOff,
     TravelingPass,
 )
-from .roles import Role, TournamentRole, UserProfile
+from .roles import Invitation, Role, TournamentRole, UserProfile
+from .sign_in import SignInFailure
 from .stages import Pod, RosterChange, Round, Seat, Stage
 from .tournament import Tournament
 
@@ -23,6 +24,7 @@ __all__ = [
     "RollOffRecord",
     "AuditEntry",
     "Payout",
+    "Invitation",
     "Player",
     "Pod",
     "Printout",
@@ -33,6 +35,7 @@ __all__ = [
     "RosterChange",
     "Round",
     "Seat",
+    "SignInFailure",
     "Stage",
     "Role",
     "RulePreset",

@@ -68,6 +68,7 @@ MODELS = frozenset(
     {
         TOURNAMENT,
         "tournaments.tournamentrole",
+        "tournaments.invitation",
         PLAYER,
         "tournaments.stage",
         "tournaments.pod",

@@ -4,6 +4,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.validators import MaxLengthValidator
 from django.urls import path, reverse_lazy
 
+from ..lockout import lockout_response
 from ..models import UserProfile
 from ..permissions import AUTHENTICATED, PUBLIC
 
@@ -12,8 +13,8 @@ class LoginForm(AuthenticationForm):
     """Refuses a username longer than any account's before trying it.
 
     Django's form only sets the field's `max_length` for the browser, so any length reached
-    `authenticate()`, and django-axes then saved the failed try's username in a 255-character
-    column: PostgreSQL refused it and the sign-in page answered with a server error.
+    `authenticate()` and was counted as a failed sign-in (the rate limit's table once refused
+    it on PostgreSQL, and the sign-in page answered with a server error).
     """
 
     def __init__(self, *args, **kwargs):
@@ -27,6 +28,12 @@ class LoginView(auth_views.LoginView):
     template_name = "registration/login.html"
     redirect_authenticated_user = True
     authentication_form = LoginForm
+
+    def form_invalid(self, form):
+        # Set by the sign-in limits' backend when this try was refused or reached a limit.
+        if lock := getattr(self.request, "sign_in_lock", None):
+            return lockout_response(self.request, lock)
+        return super().form_invalid(form)
 
 
 class LogoutView(auth_views.LogoutView):

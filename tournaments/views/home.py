@@ -5,10 +5,12 @@ from django.views.generic import TemplateView
 
 from ..models import Tournament
 from ..permissions import PUBLIC
+from ..services.invitations import pending_for
 
 
 class HomeView(TemplateView):
-    """Open registrations for visitors; each signed-in person's own tournaments and roles."""
+    """Open registrations for visitors; each signed-in person's own tournaments and roles,
+    and the invitations waiting for their answer."""
 
     permission = PUBLIC
     template_name = "home.html"
@@ -32,6 +34,7 @@ class HomeView(TemplateView):
             context["my_tournaments"] = [
                 (t, sorted(roles.get(t.pk, {"superuser"}))) for t in mine.distinct()
             ]
+            context["my_invitations"] = pending_for(user)
         return context
 
 
