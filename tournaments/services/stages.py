@@ -21,7 +21,10 @@ from . import audit
 from .errors import UserFacingError
 from .seating import seat_rows, seating_by_pod, token_of
 
-DRAW_ALGORITHM = "draw_pods/1"
+DRAW_ALGORITHM = "draw_pods/2"
+# How each stored algorithm splits the players into pods: "draw_pods/1" draws (the even split)
+# must keep replaying as they were made.
+POD_SPLITS = {"draw_pods/1": "even", "draw_pods/2": "full"}
 POD_SIZE = 12  # three tables of four
 
 
@@ -38,7 +41,8 @@ def draw_with(seed: int, draw_input: dict) -> tuple[list[list[tuple]], list[int 
     groups = draw_input.get("groups") or None
     if groups:
         groups = {int(k): v for k, v in groups.items()}
-    pods = draw_pods(draw_input["players"], rng, draw_input["pod_size"], groups)
+    split = POD_SPLITS[draw_input["algorithm"]]
+    pods = draw_pods(draw_input["players"], rng, draw_input["pod_size"], groups, split)
     hostesses = []
     for tables in pods:
         members = sorted(p for table in tables for p in table if p is not None)
