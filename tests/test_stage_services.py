@@ -74,6 +74,19 @@ def test_a_new_draw_fills_every_table_but_the_remainder(tournament, organiser):
     assert stages.replay_matches(stage)
 
 
+def test_a_late_arrival_who_leaves_before_round_1_does_not_break_the_replay(
+    stage, tournament, organiser
+):
+    """Two changes on one seat before round 1 (a ghost's seat taken, then given back to a new
+    ghost) are both undone to compare round 1 with what the seed draws."""
+    late = PlayerFactory(tournament=tournament)
+    stages.seat_late_arrival(stage, late, actor=organiser)
+    stages.player_leaves(stage, late, actor=organiser)
+    drawn = stages.drawn_tables(stage)
+    assert drawn == stages.draw_with(stage.seed, stage.draw_input)[0]
+    assert stages.replay_matches(stage)
+
+
 def test_a_draw_stored_as_draw_pods_1_replays_with_the_even_split(
     tournament, organiser, monkeypatch
 ):
