@@ -73,8 +73,9 @@ def full_pod_tables(n_tables: int, per_pod: int = 3) -> list[int]:
 
     A pod of one table cannot move (its players would only ever meet each other), so when
     full pods would leave one table over, the last full pod gives up a table and the two
-    leftover pods share them (13 tables: three pods of three and two of two). Only pods of
-    at most two tables (pod size 8) cannot avoid it; one table alone is one pod.
+    leftover pods share them (13 tables: three pods of three and two of two). Only pod sizes
+    of one or two tables cannot avoid it (with pods of two, an odd table is left over), and
+    an event of one table is one pod.
     """
     if n_tables <= per_pod:
         return [n_tables] if n_tables else []
