@@ -45,6 +45,49 @@ class PodShape:
         return tuple((t, g) for t, g in enumerate(self.ghosts, start=1) if g)
 
 
+@dataclass(frozen=True)
+class PodRun:
+    """Consecutive pods of the same shape, which a page can show as one line."""
+
+    first: int
+    last: int
+    shape: PodShape
+
+
+@dataclass(frozen=True)
+class PodPlan:
+    """A whole draw's plan: the pods in order, and the totals a page shows before drawing."""
+
+    players: int
+    shapes: tuple[PodShape, ...]
+
+    @classmethod
+    def of(cls, n: int, pod_size: int = 12, split: str = "full") -> PodPlan:
+        return cls(n, tuple(plan_pods(n, pod_size, split)))
+
+    @property
+    def pods(self) -> int:
+        return len(self.shapes)
+
+    @property
+    def tables(self) -> int:
+        return sum(s.tables for s in self.shapes)
+
+    @property
+    def ghosts(self) -> int:
+        return 4 * self.tables - self.players
+
+    @property
+    def runs(self) -> tuple[PodRun, ...]:
+        runs: list[PodRun] = []
+        for number, shape in enumerate(self.shapes, start=1):
+            if runs and runs[-1].shape == shape:
+                runs[-1] = PodRun(runs[-1].first, number, shape)
+            else:
+                runs.append(PodRun(number, number, shape))
+        return tuple(runs)
+
+
 def tables_for(players: int) -> int:
     return max(1, math.ceil(players / 4))
 

@@ -13,7 +13,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.pods import plan_pods, pod_sizes
+from tournaments.pods import PodPlan, plan_pods, pod_sizes
 from tournaments.seating import MOVEMENT_STYLES, draw_pods, next_seating
 
 EVERY_COUNT = range(1, 601)
@@ -70,6 +70,19 @@ def test_counts_too_small_for_a_table_each():
     assert shapes(1) == [(3,)] and shapes(2) == [(2,)] and shapes(3) == [(1,)]
     assert shapes(5) == [(1, 2)]
     assert shapes(6) == [(1, 1)] and shapes(9) == [(1, 1, 1)]
+
+
+def test_the_plan_as_a_page_shows_it():
+    """What the organiser reads before drawing 50 players: identical pods on one line."""
+    plan = PodPlan.of(50)
+    assert (plan.players, plan.pods, plan.tables, plan.ghosts) == (50, 5, 13, 2)
+    assert [(r.first, r.last, r.shape.tables, r.shape.players) for r in plan.runs] == [
+        (1, 3, 3, 12),
+        (4, 5, 2, 7),
+    ]
+    assert plan.runs[1].shape.ghost_seats == ((2, 1),)  # one ghost at table 2 of each
+    assert PodPlan.of(5).shapes[0].ghost_seats == ((1, 1), (2, 2))
+    assert PodPlan.of(0).runs == () and PodPlan.of(0).ghosts == 0
 
 
 def test_the_plan_for_every_count_up_to_600():

@@ -34,7 +34,7 @@ from ..forms.stages import (
 from ..models import Player, Pod, RosterChange, Round, Seat, Stage
 from ..models.presets import RulePreset
 from ..permissions import TournamentPermissionMixin, permissions_of
-from ..pods import PodShape, plan_pods
+from ..pods import PodPlan
 from ..services import rounds as round_service
 from ..services import stages as stage_service
 from ..services.errors import UserFacingError
@@ -51,47 +51,10 @@ CONFIRM_TEMPLATE = "tournaments/stages/draw_confirm.html"
 # Page data -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class PodRun:
-    """Consecutive pods of the same shape, shown as one line ("Pods 1-8: 3 tables, ...")."""
-
-    first: int
-    last: int
-    shape: PodShape
-
-
-@dataclass(frozen=True)
-class DrawPlan:
-    players: int
-    shapes: list[PodShape]
-
-    @property
-    def pods(self) -> int:
-        return len(self.shapes)
-
-    @property
-    def tables(self) -> int:
-        return sum(s.tables for s in self.shapes)
-
-    @property
-    def ghosts(self) -> int:
-        return 4 * self.tables - self.players
-
-    @property
-    def runs(self) -> list[PodRun]:
-        runs: list[PodRun] = []
-        for number, shape in enumerate(self.shapes, start=1):
-            if runs and runs[-1].shape == shape:
-                runs[-1] = PodRun(runs[-1].first, number, shape)
-            else:
-                runs.append(PodRun(number, number, shape))
-        return runs
-
-
-def draw_plan(players: int) -> DrawPlan:
+def draw_plan(players: int) -> PodPlan:
     """What a new draw of this many players makes (the pods `draw_pods` will fill)."""
     split = stage_service.POD_SPLITS[stage_service.DRAW_ALGORITHM]
-    return DrawPlan(players=players, shapes=plan_pods(players, stage_service.POD_SIZE, split))
+    return PodPlan.of(players, stage_service.POD_SIZE, split)
 
 
 @dataclass
