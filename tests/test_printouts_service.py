@@ -75,7 +75,7 @@ def cards_in(printout: Printout) -> list[list[str]]:
 
 @pytest.fixture
 def drawn(tournament, organiser):
-    """30 checked-in players drawn into three pods (ghosts in the last); one no-show."""
+    """30 checked-in players drawn into three pods (12, 11 and 7: two ghosts); one no-show."""
     stage = drawn_stage(tournament, organiser, players=30, start=False, names=NAMES)
     PlayerFactory(tournament=tournament, name="Nora No-Show")
     return stage
@@ -147,7 +147,7 @@ def test_every_table_of_every_set_has_a_tally_sheet(
         for table in range(1, pod.tables + 1)
         for s in range(1, drawn.sets + 1)
     ]
-    assert sorted(found) == sorted(expected) and len(found) == 9 * 3
+    assert sorted(found) == sorted(expected) and len(found) == 8 * 3  # 30 players: 8 tables
     # Set 1 names the starting seats, ghosts included.
     first = read_pdf(printout).pages[0].extract_text()
     seats = Seat.objects.filter(round__stage=drawn, round__number=1, pod__number=1, table=1)
@@ -452,8 +452,8 @@ def test_print_packet_command(drawn, tournament, tmp_path):
     call_command("print_packet", tournament.slug, "--out", str(out), "--pagesize", "A4", stderr=err)
     reader = pypdf.PdfReader(out)
     printout = Printout.objects.get(tournament=tournament, kind="packet")
-    # 30 players: 6 pages of cards, 9 tables x 3 sets two a page (14), 3 charts.
-    assert len(reader.pages) == printout.pages == 6 + 14 + 3
+    # 30 players: 6 pages of cards, 8 tables x 3 sets two a page (12), 3 charts.
+    assert len(reader.pages) == printout.pages == 6 + 12 + 3
     assert round(float(reader.pages[0].mediabox.width)) == 595  # A4
     assert "pages" in err.getvalue() and printout.requested_by is None
     with pytest.raises(Exception, match="No tournament"):

@@ -151,7 +151,9 @@ def test_page_before_the_draw_shows_the_pod_plan(tournament, org):
     PlayerFactory.create_batch(3, tournament=tournament)  # registered, not here
     page = text(org.get(url("stage-control", tournament)))
     assert re.search(r'id="checked-in">50<', page)
-    assert "50 players → 5 pods, 15 tables, 10 ghost seats" in page
+    assert "50 players → 5 pods, 13 tables, 2 ghost seats" in page
+    assert "Pods 1–3, each: 3 tables, 12 players" in page
+    assert "Pods 4–5, each: 2 tables, 7 players, a ghost at table 2" in page
     assert 'name="seed"' in page and 'name="spread_groups"' in page
     assert "leave empty for a random seed" in page.lower()
 
@@ -176,6 +178,39 @@ def test_draw_asks_for_confirmation_first(tournament, org):
     assert tournament.check_in_open
 
 
+def confirm_page(org, tournament, players: int) -> str:
+    """The draw's confirm page for this many checked-in players (nothing drawn yet)."""
+    checked_in(tournament, players)
+    return text(org.post(url("stage-draw", tournament), {"spread_groups": "on"}))
+
+
+def test_the_confirm_page_shows_the_pods_and_ghosts_before_drawing(tournament, org):
+    """complete-rules-with-examples.txt: "Arrange four players at each table."; 40 players are
+    10 full tables (the even split made 12 tables with 8 ghosts), and the organiser sees
+    that before anything is drawn."""
+    page = confirm_page(org, tournament, 40)
+    assert "40 checked-in players → 4 pods, 10 tables, 0 ghost seats" in page
+    assert "Pods 1–2, each: 3 tables, 12 players" in page
+    assert "Pods 3–4, each: 2 tables, 8 players" in page
+    assert "No ghost seats: every table has four players." in page
+    assert not Stage.objects.exists()
+
+
+def test_the_confirm_page_says_where_the_ghosts_sit_and_the_draw_keeps_it(
+    tournament, organiser, org
+):
+    """mingle-event-pods-of-12.txt: a ghost is the "Name given to replace a missing person":
+    31 players leave one seat over, and the page says which."""
+    page = confirm_page(org, tournament, 31)
+    assert "31 checked-in players → 3 pods, 8 tables, 1 ghost seat" in page
+    assert "Pods 1–2, each: 3 tables, 12 players</li>" in page
+    assert "Pod 3: 2 tables, 7 players, a ghost at table 2" in page
+    assert "1 ghost seat, only because 31 players do not fill whole tables of four" in page
+    stage = stage_service.draw_qualifying(tournament, actor=organiser)
+    ghosts = Seat.objects.filter(round__stage=stage, round__number=1, player=None)
+    assert [(s.pod.number, s.table) for s in ghosts] == [(3, 2)]
+
+
 def test_draw_through_the_page(tournament, org):
     here = checked_in(tournament, 30)
     late = PlayerFactory(tournament=tournament)  # registered but not checked in
@@ -185,7 +220,7 @@ def test_draw_through_the_page(tournament, org):
     response = draw(org, tournament, spread_groups="on")
     page = text(response)
     stage = stage_of(tournament)
-    assert "Drawn: 30 players in 3 pods, 6 ghost seats" in page
+    assert "Drawn: 30 players in 3 pods, 2 ghost seats" in page
 
     drawn_ids = {s.player_id for s in Seat.objects.filter(round__stage=stage, player__isnull=False)}
     assert drawn_ids == {p.pk for p in here}

@@ -46,6 +46,63 @@ def test_draw_is_replayable_from_its_stored_seed(stage):
     assert stages.draw_with(stage.seed + 1, stage.draw_input)[0] != pods
 
 
+def ghost_places(stage):
+    """(pod, table) of each ghost seat in round 1."""
+    first = stage.rounds.get(number=1)
+    return sorted(
+        first.seats.filter(player=None).values_list("pod__number", "table").order_by("pod__number")
+    )
+
+
+def test_a_new_draw_fills_every_table_but_the_remainder(tournament, organiser):
+    """mingle-event-pods-of-12.txt: "pods of 12 people", "4 people ... at each table"; a ghost
+    is the "Name given to replace a missing person". 30 players: 8 tables, 2 ghosts."""
+    checked_in(tournament, 30)
+    stage = stages.draw_qualifying(tournament, actor=organiser, seed=99)
+    assert stage.draw_input["algorithm"] == "draw_pods/2"
+    assert list(stage.pods.order_by("number").values_list("tables", flat=True)) == [3, 3, 2]
+    assert ghost_places(stage) == [(2, 3), (3, 2)]  # lowest tables of the two smaller pods
+    assert stages.replay_matches(stage)
+
+    # Late arrivals take the two ghost seats; after that nobody can join.
+    first, second, third = PlayerFactory.create_batch(3, tournament=tournament)
+    assert stages.seat_late_arrival(stage, first, actor=organiser).number == 2
+    assert stages.seat_late_arrival(stage, second, actor=organiser).number == 3
+    assert ghost_places(stage) == []
+    with pytest.raises(UserFacingError, match="no ghost seat in any pod"):
+        stages.seat_late_arrival(stage, third, actor=organiser)
+    assert stages.replay_matches(stage)
+
+
+def test_a_late_arrival_who_leaves_before_round_1_does_not_break_the_replay(
+    stage, tournament, organiser
+):
+    """Two changes on one seat before round 1 (a ghost's seat taken, then given back to a new
+    ghost) are both undone to compare round 1 with what the seed draws."""
+    late = PlayerFactory(tournament=tournament)
+    stages.seat_late_arrival(stage, late, actor=organiser)
+    stages.player_leaves(stage, late, actor=organiser)
+    drawn = stages.drawn_tables(stage)
+    assert drawn == stages.draw_with(stage.seed, stage.draw_input)[0]
+    assert stages.replay_matches(stage)
+
+
+def test_a_draw_stored_as_draw_pods_1_replays_with_the_even_split(
+    tournament, organiser, monkeypatch
+):
+    """Draws made before the plan changed keep replaying exactly: the stored name decides."""
+    checked_in(tournament, 30)
+    with monkeypatch.context() as patch:
+        patch.setattr(stages, "DRAW_ALGORITHM", "draw_pods/1")
+        stage = stages.draw_qualifying(tournament, actor=organiser, seed=99)
+    assert stage.draw_input["algorithm"] == "draw_pods/1"
+    assert list(stage.pods.order_by("number").values_list("tables", flat=True)) == [3, 3, 3]
+    assert len(ghost_places(stage)) == 6
+    assert stages.replay_matches(stage)
+    as_new = {**stage.draw_input, "algorithm": stages.DRAW_ALGORITHM}
+    assert [len(pod) for pod in stages.draw_with(stage.seed, as_new)[0]] == [3, 3, 2]
+
+
 def test_second_draw_refused(stage, tournament, organiser):
     with pytest.raises(UserFacingError, match="already drawn"):
         stages.draw_qualifying(tournament, actor=organiser)

@@ -6,6 +6,9 @@ event, a replay from a stored seed, and the simulator. No Django here.
 Tables are 4-tuples in seat order; seats 0 and 2 are partners, seats 1 and 3 are partners;
 table 0 of a pod is its head table.
 
+How many pods of how many tables, and which of them get the ghosts, is planned in
+`tournaments.pods` (on counts alone, so the draw page can show it before the draw).
+
 Ghosts: a ghost is tied to the player it partners, so it moves with its pair like a player
 would. Because every new table is formed by crossing two different old pairs, nobody keeps a
 partner from one round to the next, a ghost included (each ghost is a distinct seat-filler;
@@ -16,19 +19,16 @@ two ghosts in one pair), and the table plays as two players each rolling for a g
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Hashable, Mapping, Sequence
+
+from .pods import SeatingError, ghosts_per_table, pod_sizes, tables_for
 
 MOVEMENT_STYLES: tuple[str, ...] = ("progressive", "losers_walk", "winners_up")
 
 Table = tuple[Hashable | None, Hashable | None, Hashable | None, Hashable | None]
 Origin = tuple[int, int]  # (table index, seat index) in the previous round
 _Pair = tuple[Origin, Origin]
-
-
-class SeatingError(ValueError):
-    """Seating input a person (or the form feeding it) got wrong; shown as a message."""
 
 
 def _check_tables(tables: Sequence[Sequence[Hashable | None]]) -> None:
@@ -135,82 +135,6 @@ def next_seating(
 # --- the pod draw -------------------------------------------------------------------------
 
 
-def _tables_for(players: int) -> int:
-    return max(1, math.ceil(players / 4))
-
-
-def _playable(players: int) -> bool:
-    """At most one ghost per table, i.e. at least three players at every table."""
-    return players >= 3 * _tables_for(players)
-
-
-def _check_pod_size(pod_size: int) -> None:
-    if isinstance(pod_size, bool) or not isinstance(pod_size, int) or pod_size < 4:
-        raise SeatingError("A pod holds at least one table of four.")
-    if pod_size % 4:
-        raise SeatingError("A pod is made of whole tables, so its size is a multiple of 4.")
-
-
-def pod_sizes(n: int, pod_size: int = 12) -> list[int]:
-    """Players per pod: the fewest pods that hold everyone, as even as the tables allow.
-
-    An even split is used unless it would leave a pod with two ghosts at a table (1, 2 or 5
-    players); then the most even split without that is used. When no split avoids it
-    (n = 1, 2 or 5 with the usual pod sizes) the even split stands, and such pods get tables
-    with two players and two ghosts (each player partnered with a ghost) - or, for a single
-    player, a table nobody can play: there is no game with one person.
-    """
-    _check_pod_size(pod_size)
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise SeatingError("The number of players is a whole number of 0 or more.")
-    if n == 0:
-        return []
-    pods = math.ceil(n / pod_size)
-    base, extra = divmod(n, pods)
-    even = [base + 1] * extra + [base] * (pods - extra)
-    if all(_playable(s) for s in even):
-        return even
-    return _closest_playable_split(n, pods, pod_size) or even
-
-
-def _closest_playable_split(n: int, pods: int, pod_size: int) -> list[int] | None:
-    """Smallest spread of pod sizes summing to n with every pod playable (small n only)."""
-    allowed = [s for s in range(3, pod_size + 1) if _playable(s)]
-    for spread in range(pod_size + 1):
-        for low in range(n // pods, 0, -1):
-            choices = [s for s in allowed if low <= s <= low + spread]
-            found = _split_with(n, pods, choices)
-            if found:
-                return sorted(found, reverse=True)
-    return None
-
-
-def _split_with(n: int, pods: int, choices: list[int]) -> list[int] | None:
-    if not choices:
-        return None
-    reach: list[dict[int, int]] = [{0: 0}]
-    for _ in range(pods):
-        step: dict[int, int] = {}
-        for total in reach[-1]:
-            for size in choices:
-                if total + size <= n and total + size not in step:
-                    step[total + size] = size
-        reach.append(step)
-    if n not in reach[-1]:
-        return None
-    sizes, total = [], n
-    for level in range(pods, 0, -1):
-        size = reach[level][total]
-        sizes.append(size)
-        total -= size
-    return sizes
-
-
-def pod_plan(n: int, pod_size: int = 12) -> list[int]:
-    """Tables per pod for n players; ghosts needed = 4 * sum(pod_plan) - n."""
-    return [_tables_for(s) for s in pod_sizes(n, pod_size)]
-
-
 def _deal(
     players: list[Hashable], sizes: list[int], groups: Mapping[Hashable, str] | None
 ) -> list[list[Hashable]]:
@@ -237,15 +161,11 @@ def _deal(
 
 
 def _seat_pod(players: list[Hashable]) -> list[Table]:
-    """Fill the pod's tables, ghosts on the lowest tables and never two in one pair."""
-    tables = _tables_for(len(players))
-    ghosts = 4 * tables - len(players)
-    per_table = [
-        ghosts // tables + (1 if i >= tables - ghosts % tables else 0) for i in range(tables)
-    ]
+    """Fill the pod's tables, ghosts as `ghosts_per_table` places them, never two in a pair."""
+    tables = tables_for(len(players))
     seated: list[Table] = []
     it = iter(players)
-    for missing in per_table:
+    for missing in ghosts_per_table(tables, 4 * tables - len(players)):
         seats: list[Hashable | None] = [None] * 4
         ghost_seats = (3, 2, 1)[:missing]  # seats 4 then 3: different teams
         for seat in range(4):
@@ -260,17 +180,23 @@ def draw_pods(
     rng: random.Random,
     pod_size: int = 12,
     groups: Mapping[Hashable, str] | None = None,
+    split: str = "full",
 ) -> list[list[Table]]:
     """Draw pods and starting seats at random; same rng state and input, same draw.
 
-    Every player is seated once, in `ceil(n / pod_size)` pods of nearly equal size (see
-    `pod_sizes`). Ghosts go to the lowest tables of a pod, at most one per table whenever the
-    numbers allow it, so no table has fewer than three players unless the event has fewer
-    than three players in total or exactly five (five cannot be split into tables of three
-    or four: it becomes a 3-player table and a 2-player table whose two players each partner
-    a ghost). `groups` maps a player to a group name (a club, a family) whose members should
-    not share a pod; groups are dealt round-robin so each pod gets at most
-    ceil(group size / pods) of a group. A blank group name counts as no group. 0 players
+    Every player is seated once, in the pods `pods.pod_sizes` plans for the split: "full"
+    (the default) fills every table but for the count's remainder of at most three ghosts,
+    in pods of twelve wherever the count allows; "even" is the old even split, kept so that
+    draws stored as "draw_pods/1" replay exactly. Ghosts go to the lowest tables of a pod,
+    at most one per table whenever the numbers allow it, so no table has fewer than three
+    players unless the event has fewer than three players in total or exactly five (five
+    cannot be split into tables of three or four: it becomes a 3-player table and a 2-player
+    table whose two players each partner a ghost). `groups` maps a player to a group name
+    (a club, a family) whose members should not share a pod; groups are dealt round-robin,
+    largest first and before the other players, so each pod gets at most
+    ceil(group size / pods) of a group as long as no pod is already full (pods differ in
+    size, so when grouped players outnumber the seats of the smallest pods, the last groups
+    are spread over the larger pods only). A blank group name counts as no group. 0 players
     give no pods; 1 player gets a table that cannot be played (a team of two ghosts).
     """
     players = list(player_ids)
@@ -278,7 +204,7 @@ def draw_pods(
         raise SeatingError("Each player can be drawn only once.")
     if any(p is None for p in players):
         raise SeatingError("None marks a ghost; it cannot be a player id.")
-    sizes = pod_sizes(len(players), pod_size)
+    sizes = pod_sizes(len(players), pod_size, split)
     if not sizes:
         return []
     shuffled = list(players)

@@ -135,6 +135,7 @@ def test_pod_draw_invariants(n, seed, pod_size):
     seated = [p for pod in pods for t in pod for p in t if p is not None]
     assert sorted(seated) == players
     assert len(pods) == math.ceil(n / pod_size)
+    assert sum(4 * len(pod) for pod in pods) - n == (4 - n % 4) % 4  # ghosts only for the rest
     for pod in pods:
         assert 1 <= len(pod) <= pod_size // 4
         for table in pod:

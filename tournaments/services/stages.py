@@ -21,7 +21,10 @@ from . import audit
 from .errors import UserFacingError
 from .seating import seat_rows, seating_by_pod, token_of
 
-DRAW_ALGORITHM = "draw_pods/1"
+DRAW_ALGORITHM = "draw_pods/2"
+# How each stored algorithm splits the players into pods: "draw_pods/1" draws (the even split)
+# must keep replaying as they were made.
+POD_SPLITS = {"draw_pods/1": "even", "draw_pods/2": "full"}
 POD_SIZE = 12  # three tables of four
 
 
@@ -38,7 +41,8 @@ def draw_with(seed: int, draw_input: dict) -> tuple[list[list[tuple]], list[int 
     groups = draw_input.get("groups") or None
     if groups:
         groups = {int(k): v for k, v in groups.items()}
-    pods = draw_pods(draw_input["players"], rng, draw_input["pod_size"], groups)
+    split = POD_SPLITS[draw_input["algorithm"]]
+    pods = draw_pods(draw_input["players"], rng, draw_input["pod_size"], groups, split)
     hostesses = []
     for tables in pods:
         members = sorted(p for table in tables for p in table if p is not None)
@@ -162,21 +166,23 @@ def draw_qualifying(
 
 
 def drawn_tables(stage: Stage) -> list[list[tuple]]:
-    """Round 1 as the draw made it: roster changes made before round 1 are undone."""
+    """Round 1 as the draw made it: roster changes made before round 1 are undone, the latest
+    first, since one seat can change twice (a late arrival who then leaves again)."""
     first = stage.rounds.get(number=1)
-    undo: dict[int, int] = {}
-    for change in RosterChange.objects.filter(pod__stage=stage, from_round=1):
-        if change.kind == RosterChange.Kind.JOIN:
-            undo[change.player_id] = -change.ghost
-        else:
-            undo[-change.ghost] = change.player_id
+    changes: dict[int, list[RosterChange]] = {}
+    for change in RosterChange.objects.filter(pod__stage=stage, from_round=1).order_by("-pk"):
+        changes.setdefault(change.pod_id, []).append(change)
     by_pod = seating_by_pod(first)
     pods = []
     for pod in stage.pods.order_by("number"):
-        tables = [tuple(token_of(seat) for seat in table) for table in by_pod.get(pod.pk, [])]
-        pods.append(
-            [tuple(None if (t := undo.get(x, x)) < 0 else t for x in table) for table in tables]
-        )
+        tokens = [token_of(seat) for table in by_pod.get(pod.pk, []) for seat in table]
+        for change in changes.get(pod.pk, []):
+            if change.kind == RosterChange.Kind.JOIN:
+                tokens[tokens.index(change.player_id)] = -change.ghost
+            else:
+                tokens[tokens.index(-change.ghost)] = change.player_id
+        seats = [None if token < 0 else token for token in tokens]
+        pods.append([tuple(seats[i : i + 4]) for i in range(0, len(seats), 4)])
     return pods
 
 

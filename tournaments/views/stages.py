@@ -34,7 +34,7 @@ from ..forms.stages import (
 from ..models import Player, Pod, RosterChange, Round, Seat, Stage
 from ..models.presets import RulePreset
 from ..permissions import TournamentPermissionMixin, permissions_of
-from ..seating import pod_plan
+from ..pods import PodPlan
 from ..services import rounds as round_service
 from ..services import stages as stage_service
 from ..services.errors import UserFacingError
@@ -51,20 +51,10 @@ CONFIRM_TEMPLATE = "tournaments/stages/draw_confirm.html"
 # Page data -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class DrawPlan:
-    players: int
-    pods: int
-    tables: int
-
-    @property
-    def ghosts(self) -> int:
-        return 4 * self.tables - self.players
-
-
-def draw_plan(players: int) -> DrawPlan:
-    tables = pod_plan(players, stage_service.POD_SIZE)
-    return DrawPlan(players=players, pods=len(tables), tables=sum(tables))
+def draw_plan(players: int) -> PodPlan:
+    """What a new draw of this many players makes (the pods `draw_pods` will fill)."""
+    split = stage_service.POD_SPLITS[stage_service.DRAW_ALGORITHM]
+    return PodPlan.of(players, stage_service.POD_SIZE, split)
 
 
 @dataclass
