@@ -14,11 +14,12 @@ from tests.factories import UserFactory, grant
 from tests.helpers import (
     at_once,
     award_everything,
+    awarded_directly,
     checked_in,
     played_without_prizes,
     rehearsal_organiser,
 )
-from tournaments.models import Payout, PrizeAward, PrizeCategory
+from tournaments.models import Payout, PrizeAward
 from tournaments.services import prizes
 from tournaments.services.errors import UserFacingError
 
@@ -41,26 +42,7 @@ def setup(tournament):
     ann, bea = UserFactory(username="ann-admin"), UserFactory(username="bea-admin")
     for user in (ann, bea):
         grant(tournament, user, "admin")
-    category = PrizeCategory.objects.create(
-        tournament=tournament,
-        key="buncos",
-        label="Most Buncos",
-        measure="most_buncos",
-        scope="overall",
-        amounts_cents=[5000, 5000],
-    )
-    first, second = checked_in(tournament, 2)
-    awards = [
-        PrizeAward.objects.create(
-            tournament=tournament,
-            category=category,
-            scope_group="overall",
-            place=place,
-            player=player,
-            amount_cents=5000,
-        )
-        for place, player in ((1, first), (2, second))
-    ]
+    awards = awarded_directly(tournament, checked_in(tournament, 2))
     return awards, ann, bea
 
 
