@@ -32,8 +32,9 @@ serve: migrate
 worker: $(VENV)/.runtime
 	$(VENV)/bin/celery -A bunco_site worker --loglevel INFO --concurrency 2
 
-# The hourly clean-up of expired printouts (CELERY_BEAT_SCHEDULE); its state file lives in
-# the data folder. Without beat, `manage.py purge_printouts` does the same once.
+# The hourly clean-up of expired printouts and the half-minute sweep that sends again printouts
+# a restarted Redis lost (CELERY_BEAT_SCHEDULE); its state file lives in the data folder.
+# Without beat, `manage.py purge_printouts` cleans up once and Try again re-sends a printout.
 beat: $(VENV)/.runtime
 	$(VENV)/bin/celery -A bunco_site beat --loglevel INFO \
 		--schedule "$${BUNCO_DATA_DIR:-data}/celerybeat-schedule"

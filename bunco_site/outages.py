@@ -11,6 +11,11 @@ Nothing is retried: the failed request's transaction was never committed, Django
 broken connection when the request ends, and CONN_HEALTH_CHECKS replaces a persistent
 connection that died while idle. So the page tells the person to try again, and the next
 request works without restarting the site.
+
+Unless the request had already stored something: a result saved, then the page after it
+failing to load. The middleware watches the audit entries committed during the request
+(`audit.watch_commits`: every service write has one), and the page then says what was stored
+and not to save it again, instead of "nothing was stored".
 """
 
 from __future__ import annotations
@@ -23,16 +28,24 @@ from django.db import InterfaceError, OperationalError
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from django.utils.http import url_has_allowed_host_and_scheme
+
+from tournaments.services import audit
 
 log = logging.getLogger(__name__)
 
 MESSAGE = (
     "The database was briefly unavailable; nothing you were saving was stored, please try again."
 )
+STORED_MESSAGE = (
+    "What you saved was stored ({what}), but the database was briefly unavailable just after, "
+    "so the page could not be shown. Do not save it again: reload the page in a few seconds."
+)
 TEMPLATE = "503.html"
 RETRY_AFTER = 5  # seconds: what a restart of PostgreSQL takes
 HTMX_EVENT = "databaseUnavailable"  # triggered on the page through the HX-Trigger header
 _MARK = "_bunco_database_outage"
+_STORED = "_bunco_stored"
 
 
 def is_outage(exc: BaseException | None) -> bool:
@@ -40,11 +53,25 @@ def is_outage(exc: BaseException | None) -> bool:
     return isinstance(exc, OperationalError | InterfaceError)
 
 
+def _page_to_reload(request: HttpRequest) -> str:
+    """Where the form was (the page that sent this request), else this address."""
+    referer = request.headers.get("Referer", "")
+    same_site = url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={request.META.get("HTTP_HOST", "")}
+    )
+    return referer if same_site else request.path
+
+
 def outage_response(request: HttpRequest) -> HttpResponse:
     """The 503 page, or for htmx a small fragment and an event the page can show. Rendered
     without the request, so no context processor can touch the database again."""
     fragment = request.headers.get("HX-Request") == "true"
-    body = render_to_string(TEMPLATE, {"message": MESSAGE, "fragment": fragment})
+    stored = getattr(request, _STORED, None) or []
+    context = {"message": MESSAGE, "fragment": fragment, "stored": bool(stored)}
+    if stored:
+        context["message"] = STORED_MESSAGE.format(what="; ".join(stored))
+        context["reload"] = _page_to_reload(request)
+    body = render_to_string(TEMPLATE, context)
     response = HttpResponse(body, status=503)
     response["Retry-After"] = str(RETRY_AFTER)
     response["Cache-Control"] = "no-store"
@@ -67,7 +94,9 @@ class DatabaseOutageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self.get_response(request)
+        with audit.watch_commits() as stored:
+            setattr(request, _STORED, stored)
+            response = self.get_response(request)
         if getattr(request, _MARK, False):
             return outage_response(request)
         return response

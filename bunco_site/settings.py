@@ -207,11 +207,18 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # then waits for the queue and its page sends it again later.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 0}
 # Printouts expire after a day; celery beat (`make beat`) runs the clean-up every hour. A
-# laptop without beat can run `manage.py purge_printouts`.
+# laptop without beat can run `manage.py purge_printouts`. Every half minute beat sends again
+# the printouts whose message a Redis restarted empty lost (a sweep message not run within
+# its half minute is dropped, so a worker back after a while runs one, not hundreds).
 CELERY_BEAT_SCHEDULE = {
     "purge-expired-printouts": {
         "task": "tournaments.tasks.purge_expired_printouts",
         "schedule": 3600.0,
+    },
+    "resend-stuck-printouts": {
+        "task": "tournaments.tasks.resend_stuck_printouts",
+        "schedule": 30.0,
+        "options": {"expires": 30.0},
     },
 }
 # With REDIS_URL every gunicorn process shares one cache (the board's and public standings'

@@ -14,7 +14,7 @@ from django.utils import timezone
 from scoring.services import cards as card_service
 from scoring.services.results import ResultEntry, record_result
 from tests.factories import PASSWORD, PlayerFactory
-from tournaments.models import FinalTable, Stage, Tournament
+from tournaments.models import FinalTable, PrizeAward, PrizeCategory, Stage, Tournament
 from tournaments.prizes import OVERALL
 from tournaments.services import advancement, prizes, rehearsal
 from tournaments.services import stages as stage_service
@@ -144,6 +144,30 @@ def one_wins(*calls):
     done = [o for o in outcomes if not isinstance(o, Exception)]
     assert len(done) == 1, outcomes
     return done[0], [r.message for r in refused]
+
+
+def awarded_directly(tournament, players, cents=5000):
+    """A "Most Buncos" prize of `cents` for each player (1st, 2nd, ...), stored as the
+    awarding service stores it, without playing an event."""
+    category = PrizeCategory.objects.create(
+        tournament=tournament,
+        key="buncos",
+        label="Most Buncos",
+        measure="most_buncos",
+        scope="overall",
+        amounts_cents=[cents] * len(players),
+    )
+    return [
+        PrizeAward.objects.create(
+            tournament=tournament,
+            category=category,
+            scope_group="overall",
+            place=place,
+            player=player,
+            amount_cents=cents,
+        )
+        for place, player in enumerate(players, start=1)
+    ]
 
 
 def award_everything(tournament, actor):

@@ -2,8 +2,8 @@
 
 Each thread gets its own connection from Django; a barrier releases both just before `pay`,
 so they really race. The award's row lock makes the second wait for the first and then see
-its payment: exactly one Payout, and the other admin is told who paid. Different awards do
-not wait for each other.
+its payment: exactly one Payout, and the other admin is told who paid. Different awards are
+both paid. Paying while the awards are recomputed: one goes through, never a deadlock.
 """
 
 from functools import partial
@@ -11,8 +11,15 @@ from functools import partial
 import pytest
 
 from tests.factories import UserFactory, grant
-from tests.helpers import at_once, checked_in
-from tournaments.models import Payout, PrizeAward, PrizeCategory
+from tests.helpers import (
+    at_once,
+    award_everything,
+    awarded_directly,
+    checked_in,
+    played_without_prizes,
+    rehearsal_organiser,
+)
+from tournaments.models import Payout, PrizeAward
 from tournaments.services import prizes
 from tournaments.services.errors import UserFacingError
 
@@ -35,26 +42,7 @@ def setup(tournament):
     ann, bea = UserFactory(username="ann-admin"), UserFactory(username="bea-admin")
     for user in (ann, bea):
         grant(tournament, user, "admin")
-    category = PrizeCategory.objects.create(
-        tournament=tournament,
-        key="buncos",
-        label="Most Buncos",
-        measure="most_buncos",
-        scope="overall",
-        amounts_cents=[5000, 5000],
-    )
-    first, second = checked_in(tournament, 2)
-    awards = [
-        PrizeAward.objects.create(
-            tournament=tournament,
-            category=category,
-            scope_group="overall",
-            place=place,
-            player=player,
-            amount_cents=5000,
-        )
-        for place, player in ((1, first), (2, second))
-    ]
+    awards = awarded_directly(tournament, checked_in(tournament, 2))
     return awards, ann, bea
 
 
@@ -84,3 +72,40 @@ def test_two_different_awards_paid_at_once_are_both_paid(setup):
     assert all(isinstance(o, Payout) for o in outcomes), outcomes
     assert {o.award_id for o in outcomes} == {a.pk for a in awards}
     assert Payout.objects.filter(voided_at__isnull=True).count() == 2
+
+
+RECOMPUTE_RACES = 20
+
+
+def test_paying_while_the_awards_are_recomputed_pays_or_recomputes_never_both(monkeypatch):
+    """Pay and Award (recompute) pressed at once: whichever takes the tournament's lock first
+    (locks.py) goes through, the other is told why in plain words; never a deadlock, never
+    a payment of an award the recompute replaced."""
+    tournament = played_without_prizes(monkeypatch)
+    organiser = rehearsal_organiser()
+    cashier = UserFactory(username="cashier")
+    award_everything(tournament, organiser)
+    paid_first = recomputed_first = 0
+    for attempt in range(RECOMPUTE_RACES):
+        award = tournament.awards.order_by("pk").first()
+        paid, recomputed = at_once(
+            partial(prizes.pay, award, actor=cashier, present=True, id_checked=True),
+            partial(prizes.award, tournament, actor=organiser),
+        )
+        refused = [o for o in (paid, recomputed) if isinstance(o, Exception)]
+        assert len(refused) == 1, (attempt, paid, recomputed)
+        assert isinstance(refused[0], UserFacingError), refused  # not a deadlock
+        if isinstance(paid, Payout):
+            paid_first += 1
+            assert recomputed.message.startswith("Prizes are being paid")
+            assert list(Payout.objects.values_list("award_id", flat=True)) == [award.pk]
+            assert PrizeAward.objects.filter(pk=award.pk).exists()
+            # Only so that the next race can recompute again: a payment is never deleted.
+            Payout.objects.all().delete()
+        else:
+            recomputed_first += 1
+            assert paid.message == prizes.RECOMPUTED
+            assert not Payout.objects.exists()
+            assert not PrizeAward.objects.filter(pk=award.pk).exists()
+            assert len(recomputed) == tournament.awards.count()
+    assert paid_first + recomputed_first == RECOMPUTE_RACES

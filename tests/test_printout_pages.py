@@ -138,7 +138,7 @@ def test_a_failure_shows_its_message_and_try_again_works(
     printout.refresh_from_db()
     assert printout.status == "done" and printout.attempts == 2 and printout.error == ""
     assert admin.get(download).status_code == 200
-    # Only a failed printout goes back in the queue.
+    # A printout already made is not made again.
     with django_capture_on_commit_callbacks(execute=True):
         admin.post(retry, follow=True)
     assert Printout.objects.get().attempts == 2

@@ -6,6 +6,8 @@ the start). A printout is asked for through the page, its progress followed thro
 status view to 100 %, and the PDF downloaded. Then a worker is killed mid-task: with late
 acknowledgement the task stays in Redis, a new worker gets it once the visibility timeout
 (3 s here, CELERY_VISIBILITY_TIMEOUT) has passed, and it finishes with one file, not two.
+A printout whose message was lost with Redis (emptied) is sent again by the periodic sweep,
+or by Try again, and made.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/printouts REDIS_URL=redis://127.0.0.1:6379/9 \\
         python -m pytest tests/test_printout_worker.py --create-db
@@ -16,18 +18,22 @@ from __future__ import annotations
 import io
 import os
 import time
+from datetime import timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import urlsplit, urlunsplit
 
 import pypdf
 import pytest
+import redis
 from django.conf import settings as django_settings
 from django.urls import reverse
 
 from tests.helpers import drawn_stage
 from tests.workers import ask, follow, printing_through, use_broker
+from tournaments.models import Printout
 from tournaments.services import printouts as service
-from tournaments.tasks import TEST_DELAY_ENV
+from tournaments.tasks import TEST_DELAY_ENV, resend_stuck_printouts
 
 
 def redis_url(db: str | None = None) -> str:
@@ -40,8 +46,6 @@ def redis_url(db: str | None = None) -> str:
 def queue(settings, tmp_path):
     """Redis DB 9 flushed, MEDIA_ROOT shared with the workers, this process sending to it;
     every worker started through `queue.worker(...)` is stopped at the end."""
-    import redis
-
     url = redis_url()
     redis.Redis.from_url(url).flushdb()
     with printing_through(url, settings, tmp_path) as queue:
@@ -120,6 +124,61 @@ def test_a_task_outlives_its_worker_and_leaves_one_file(
     with printout.file.open("rb") as handle:
         assert len(pypdf.PdfReader(io.BytesIO(handle.read())).pages) == 6
     print(f"\nlost worker: done {time.monotonic() - killed_at:.1f} s after the kill")
+
+
+@pytest.fixture
+def lost(queue, tournament, organiser, admin_user, client_for):
+    """A printout sent to the queue with no worker running, then Redis emptied (restarted
+    without its data): the row says queued and no message anywhere will make it. The row is
+    then made to have waited longer than STUCK_AFTER, and a worker started."""
+    drawn_stage(tournament, organiser, players=12, start=False)
+    admin = client_for(admin_user)
+    printout = ask(admin, tournament)
+    printout.refresh_from_db()
+    assert printout.status == "queued" and printout.task_id and printout.sent_at
+    redis.Redis.from_url(queue.env["REDIS_URL"]).flushdb()
+    Printout.objects.filter(pk=printout.pk).update(
+        sent_at=printout.sent_at - service.STUCK_AFTER - timedelta(seconds=1)
+    )
+    return SimpleNamespace(admin=admin, printout=printout, worker=queue.worker("w1").start())
+
+
+def made_once(queue, lost) -> Printout:
+    seen = follow(lost.admin, lost.printout, lost.worker, until="done")
+    printout = Printout.objects.get(pk=lost.printout.pk)
+    assert seen[-1] == ("done", 100), (seen, printout.error, lost.worker.output())
+    assert printout.attempts == 1
+    assert [p.name for p in queue.media_dir.iterdir()] == [Path(printout.file.name).name]
+    return printout
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_printout_lost_with_redis_is_sent_again_by_the_sweep_and_made(queue, lost):
+    time.sleep(2)  # a worker is there, but nothing is left to give it
+    lost.printout.refresh_from_db()
+    assert (lost.printout.status, lost.printout.attempts) == ("queued", 0)
+
+    # What celery beat sends every half minute (CELERY_BEAT_SCHEDULE), run by the worker.
+    sweep = resend_stuck_printouts.delay()
+    printout = made_once(queue, lost)
+    output = lost.worker.output()
+    assert f"resend_stuck_printouts[{sweep.id}] succeeded" in output
+    assert f"render_printout[{printout.task_id}] succeeded" in output
+    assert output.count("render_printout[") == 2  # received and succeeded, once
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_try_again_sends_a_printout_lost_with_redis(queue, lost, tournament, admin_user):
+    pk = lost.printout.pk
+    page = lost.admin.get(reverse("printouts", args=[tournament.slug])).content.decode()
+    assert f'id="retry-{pk}"' in page and f'id="no-worker-{pk}"' in page
+    retried = lost.admin.post(reverse("printout-retry", args=[tournament.slug, pk]))
+    assert retried.status_code == 302
+    assert made_once(queue, lost).requested_by == admin_user
 
 
 @pytest.mark.redis

@@ -355,7 +355,11 @@ def test_closed_round_correction_needs_a_reason_and_frozen_next_round_warns(
         url, {"winner": "0", "base_version": "1", "reason": "Wrong pair ticked"}, follow=True
     )
     body = response.content.decode()
-    assert "Round 2 was already being played, so its seats stay as they were." in body
+    assert (
+        "Round 2 had already started, so nobody moves: its seats stay as they are being "
+        "played. This correction changes the wins and losses on the score cards and in the "
+        "standings."
+    ) in body
     assert engine_tables(round_of(stage, 2), pod) == second_before
 
 

@@ -1,4 +1,5 @@
-"""Celery tasks: printouts, and the clean-up that throws them away when they expire.
+"""Celery tasks: printouts, the sweep that sends again those the queue lost, and the clean-up
+that throws them away when they expire.
 
 Tasks take primary keys only and read everything else from the database when they run.
 `render_printout` is acknowledged late (a worker lost mid-task leaves the message to be
@@ -61,3 +62,10 @@ def render_printout(self, printout_id: int) -> dict:
 def purge_expired_printouts() -> int:
     """Deletes printouts past their expiry, and their files (scheduled by celery beat)."""
     return service.purge_expired()
+
+
+@shared_task(ignore_result=True)
+def resend_stuck_printouts() -> int:
+    """Sends again the printouts queued long ago and never started (scheduled by celery beat):
+    their message was lost with a Redis restarted empty."""
+    return service.resend_stuck()

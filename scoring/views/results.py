@@ -479,10 +479,13 @@ class TableResultView(TournamentPermissionMixin, PodAccessMixin, View):
             f" — {names} — won. Version {result.version}.",
         )
         if recorded.next_round == "frozen":
+            # The players moved at the bell and are playing there; moving them now would
+            # send later results to the wrong players. The wins and losses still change.
             messages.warning(
                 request,
-                f"Round {self.round.number + 1} was already being played, so its seats stay "
-                "as they were.",
+                f"Round {self.round.number + 1} had already started, so nobody moves: its "
+                "seats stay as they are being played. This correction changes the wins and "
+                "losses on the score cards and in the standings.",
             )
         elif recorded.next_round == "seated":
             messages.info(

@@ -70,6 +70,11 @@ class Printout(models.Model):
     pages = models.PositiveIntegerField(null=True, blank=True)
     bytes = models.PositiveIntegerField(null=True, blank=True)
     task_id = models.CharField(max_length=60, blank=True)
+    sent_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the print queue last took it: a row queued long after is sent again.",
+    )
     attempts = models.PositiveSmallIntegerField(default=0, help_text="Task runs started.")
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -41,7 +41,7 @@ from ..prizes import (
     pending_prize_roll_offs,
     settle_prize_tie,
 )
-from . import audit
+from . import audit, locks
 from .advancement import present_participants
 from .errors import UserFacingError
 from .stages import new_seed
@@ -307,12 +307,28 @@ def _cents(amount_cents: int) -> str:
     return f"${Decimal(amount_cents) / 100:,.2f}"
 
 
+RECOMPUTED = (
+    "Nothing was paid: the prizes were recomputed a moment ago, so this award is no longer "
+    "on the list. Open the prize table again and check who wins before paying."
+)
+
+
 @transaction.atomic
 def pay(award: PrizeAward, *, actor, present: bool, id_checked: bool) -> Payout:
-    """Hands over the cash for one award; the winner must be there with a valid ID."""
+    """Hands over the cash for one award; the winner must be there with a valid ID.
+
+    The tournament first, then the award (locks.py): a recompute holding the tournament
+    makes the payment wait and then find its award replaced, instead of each waiting for
+    the other."""
+    locks.tournament_for_money(award.tournament_id)
     award = (
-        PrizeAward.objects.select_for_update().select_related("player", "category").get(pk=award.pk)
+        PrizeAward.objects.select_for_update(of=("self",))
+        .select_related("player", "category")
+        .filter(pk=award.pk)
+        .first()
     )
+    if award is None:
+        raise UserFacingError(RECOMPUTED)
     if not present or not id_checked:
         raise UserFacingError(
             "Confirm that the winner is here in person and that you checked their ID."
@@ -347,7 +363,12 @@ def pay(award: PrizeAward, *, actor, present: bool, id_checked: bool) -> Payout:
 
 @transaction.atomic
 def void(payout: Payout, *, actor, reason: str) -> Payout:
-    payout = Payout.objects.select_for_update().select_related("award__player").get(pk=payout.pk)
+    locks.tournament_for_money(payout.award.tournament_id)
+    payout = (
+        Payout.objects.select_for_update(of=("self",))
+        .select_related("award__player")
+        .get(pk=payout.pk)
+    )
     if payout.voided_at is not None:
         raise UserFacingError("This payment is already voided.")
     if not reason.strip():

@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from scoring.models import TableResult
 
-from ..models import Pod, Round, Seat, Stage
-from . import audit
+from ..models import Round, Seat, Stage
+from . import audit, locks
 from .errors import UserFacingError
 
 
@@ -53,7 +53,10 @@ def progress(round_: Round) -> list[PodProgress]:
 
 @transaction.atomic
 def start_next_round(stage: Stage, *, actor) -> Round:
-    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    """Rings the bell. Every pod is locked first (locks.py): a correction re-seating the
+    round is either committed before the seats are checked, or waits and finds the round
+    open, so the seats the round opens with are the seats it is played with."""
+    stage = locks.stage_and_pods(stage.pk)
     rounds = list(stage.rounds.select_for_update().order_by("number"))
     if any(r.status == Round.Status.OPEN for r in rounds):
         raise UserFacingError("A round is still being played; close it first.")
@@ -86,12 +89,13 @@ def start_next_round(stage: Stage, *, actor) -> Round:
 
 @transaction.atomic
 def close_round(round_: Round, *, actor) -> Round:
-    # The stage's pods first, in the order `record_result` takes them (pod, then round): a
-    # correction being saved is either in before the tables are counted, or waits and then
-    # sees the round closed (and must give a reason). Locking the round alone would let a
-    # correction read "open" and commit after the close.
-    list(Pod.objects.select_for_update().filter(stage_id=round_.stage_id).order_by("pk"))
-    round_ = Round.objects.select_for_update().select_related("stage").get(pk=round_.pk)
+    # The stage's pods before the round (locks.py): a correction being saved is either in
+    # before the tables are counted, or waits and then sees the round closed (and must give
+    # a reason). Locking the round alone would let a correction read "open" and commit after
+    # the close.
+    stage = locks.stage_and_pods(round_.stage_id)
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    round_.stage = stage
     if round_.status != Round.Status.OPEN:
         raise UserFacingError(f"Round {round_.number} is not being played.")
     waiting = [p for p in progress(round_) if not p.complete]
@@ -102,7 +106,6 @@ def close_round(round_: Round, *, actor) -> Round:
     round_.closed_at = timezone.now()
     round_.closed_by = actor
     round_.save(update_fields=["status", "closed_at", "closed_by"])
-    stage = round_.stage
     if not stage.rounds.exclude(status=Round.Status.CLOSED).exists():
         stage.status = Stage.Status.FINISHED
         stage.save(update_fields=["status"])

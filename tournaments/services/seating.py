@@ -92,7 +92,8 @@ def refresh_next_round(pod: Pod, round_: Round) -> str:
 
     Returns "seated", "unchanged", "waiting" (tables still to report), "frozen" (the next
     round is already being played, so its seats are what really happened and stay), or
-    "last" (no next round).
+    "last" (no next round). The caller holds the pod's lock: a round only starts with every
+    pod of its stage locked (locks.py), so the status read here holds until the commit.
     """
     next_round = Round.objects.filter(stage_id=round_.stage_id, number=round_.number + 1).first()
     if next_round is None:

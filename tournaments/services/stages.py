@@ -17,7 +17,7 @@ from scoring.rules import RuleSet
 
 from ..models import Player, Pod, RosterChange, Round, Seat, Stage, Tournament
 from ..seating import SeatingError, draw_pods
-from . import audit
+from . import audit, locks
 from .errors import UserFacingError
 from .seating import seat_rows, seating_by_pod, token_of
 
@@ -227,8 +227,11 @@ def _apply_now(pod: Pod, round_: Round, old: int, new: int) -> None:
 
 @transaction.atomic
 def seat_late_arrival(stage: Stage, player: Player, *, actor, pod: Pod | None = None) -> Pod:
-    """Puts a late player in a ghost's seat from the next round on; nobody else moves."""
-    Stage.objects.select_for_update().get(pk=stage.pk)
+    """Puts a late player in a ghost's seat from the next round on; nobody else moves.
+
+    The pods are locked too (locks.py): a correction re-seating the next round at the same
+    moment would otherwise seat it without the change."""
+    locks.stage_and_pods(stage.pk)
     if player.tournament_id != stage.tournament_id or player.status != Player.Status.REGISTERED:
         raise UserFacingError(f"{player.name} is not registered for this tournament.")
     if stage.kind != Stage.Kind.QUALIFYING and player.pk not in stage.draw_input["players"]:
@@ -276,8 +279,9 @@ def seat_late_arrival(stage: Stage, player: Player, *, actor, pod: Pod | None = 
 
 @transaction.atomic
 def player_leaves(stage: Stage, player: Player, *, actor) -> Pod:
-    """A ghost takes a leaving player's seat from the next round on."""
-    Stage.objects.select_for_update().get(pk=stage.pk)
+    """A ghost takes a leaving player's seat from the next round on (pods locked, as for a
+    late arrival)."""
+    locks.stage_and_pods(stage.pk)
     round_ = next_round_for_changes(stage)
     for pod in stage.pods.order_by("number"):
         tokens = tokens_at(pod, round_)

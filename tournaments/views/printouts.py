@@ -5,8 +5,9 @@ An admin (`printouts.make`) asks for a document on the printouts page; the reque
 and the Celery task sent after commit (`services.printouts.request_printout`). Each printout
 on the page polls its own row every second through htmx until it is done or failed, so the
 bar fills without a reload, then shows the download link, or the error and a "Try again"
-button. Files are only ever served by `PrintoutDownloadView`, which checks the permission:
-MEDIA_ROOT is never published. A request the broker did not take (Redis down) waits on the
+button (also shown on a printout queued for long: its message may have been lost). Files
+are only ever served by `PrintoutDownloadView`, which checks the permission: MEDIA_ROOT is
+never published. A request the broker did not take (Redis down) waits on the
 page, which sends it again while it is viewed (`service.send_waiting`): when Redis is back,
 the printout starts without anyone asking twice.
 
@@ -43,7 +44,6 @@ MAKE = "printouts.make"
 PAGE_TEMPLATE = "tournaments/printouts/page.html"
 ROW_TEMPLATE = "tournaments/printouts/_printout.html"
 SHOWN = 20  # printouts listed on the page
-WAITING_HINT_AFTER = 15  # seconds queued before the page asks whether a worker is running
 
 WHAT_EACH_IS = {
     Printout.Kind.SCORE_CARDS: "One per player, six to a page to cut apart, with a QR code "
@@ -121,17 +121,14 @@ class PrintoutPermissionMixin(TournamentPermissionMixin):
 
 
 def row_context(printout: Printout) -> dict:
-    waited = (timezone.now() - printout.requested_at).total_seconds()
     for_queue = service.waiting_for_queue(printout)
+    stuck = service.stuck(printout)
     return {
         "p": printout,
         "description": service.describe(printout),
         "waiting_for_queue": for_queue,
-        "waiting_long": (
-            printout.status == Printout.Status.QUEUED
-            and not for_queue
-            and waited > WAITING_HINT_AFTER
-        ),
+        "waiting_long": stuck and not for_queue,
+        "stuck": stuck,
         "in_process": tasks_in_process(),
     }
 

@@ -4,8 +4,10 @@ making it (from a Celery task) and throwing it away a day later.
 - `documents`: a printout row's PDF from the database (cards, tallies, charts, results,
   payout sheet); `render` is what the task calls.
 - `jobs`: `request_printout` (the task is sent after commit; if the broker is down the row
-  waits and `send_waiting` sends it later), `retry_printout`, `produce` (the task's body: safe
-  to run twice, one file) and `purge_expired`.
+  waits and `send_waiting` sends it later), `produce` (the task's body: safe to run twice,
+  one file) and `purge_expired`.
+- `resend`: a printout whose message the queue lost (Redis restarted empty) is sent again by
+  a periodic sweep (`resend_stuck`) or an admin's Try again (`retry_printout`).
 - `links`: the signed link a score card's QR code opens.
 """
 
@@ -34,11 +36,11 @@ from .jobs import (
     produce,
     purge_expired,
     request_printout,
-    retry_printout,
     send_waiting,
     waiting_for_queue,
 )
 from .links import card_token, card_url, read_card_token, site_url
+from .resend import STUCK_AFTER, resend_stuck, retry_printout, stuck
 
 __all__ = [
     "CARD_STATUS_TEXT",
@@ -46,6 +48,7 @@ __all__ = [
     "MOVEMENT_TEXT",
     "NEEDS_STAGE",
     "QUEUE_DOWN",
+    "STUCK_AFTER",
     "TAKES_POD",
     "UserFacingError",
     "card_infos",
@@ -64,10 +67,12 @@ __all__ = [
     "read_card_token",
     "render",
     "request_printout",
+    "resend_stuck",
     "results_info",
     "retry_printout",
     "send_waiting",
     "site_url",
+    "stuck",
     "table_infos",
     "waiting_for_queue",
 ]

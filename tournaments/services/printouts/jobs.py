@@ -89,7 +89,7 @@ def _send(pk: int) -> bool:
         return False
     # A worker may have claimed the row already (it then set the task id itself).
     Printout.objects.filter(pk=pk, status=Printout.Status.QUEUED).update(
-        task_id=result.id or "", error=""
+        task_id=result.id or "", error="", sent_at=timezone.now()
     )
     return True
 
@@ -164,7 +164,7 @@ def request_printout(
     rendering: a row records who asked, the address its QR codes use (each admin's own) and
     the data as of the request, and a PDF already rendering may miss a change the second
     admin just made. So two admins asking at once get two rows and two files, with nothing
-    shared to lock; a failed one is tried again on its own row (`retry_printout`).
+    shared to lock; a failed or stuck one is tried again on its own row (`resend.py`).
     """
     if kind in NEEDS_STAGE and stage is None:
         stages = printable_stages(tournament)
@@ -190,34 +190,6 @@ def request_printout(
     )
     if send:
         transaction.on_commit(lambda: _send(printout.pk))
-    return printout
-
-
-@transaction.atomic
-def retry_printout(printout: Printout, actor) -> Printout:
-    """A failed printout goes back in the queue, for whoever asks again; same row, same
-    reserved file name."""
-    printout = Printout.objects.select_for_update().get(pk=printout.pk)
-    if printout.status != Printout.Status.FAILED:
-        raise UserFacingError("Only a failed printout can be tried again.")
-    now = timezone.now()
-    printout.status = Printout.Status.QUEUED
-    printout.progress = 0
-    printout.error = ""
-    printout.task_id = ""
-    printout.requested_by = actor if actor is not None and actor.is_authenticated else None
-    printout.requested_at = now
-    printout.finished_at = None
-    printout.expires_at = now + KEEP_FOR
-    printout.save()
-    audit.record(
-        "printout.retried",
-        f"Printout tried again: {describe(printout)}",
-        actor=actor,
-        tournament=printout.tournament,
-        target=printout,
-    )
-    transaction.on_commit(lambda: _send(printout.pk))
     return printout
 
 
