@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0007_order_by_ids_not_joins'),
+        ('tournaments', '0009_sign_in_failures'),
     ]
 
     operations = [
