@@ -277,3 +277,22 @@ def unverify(stage, player_pk, actor) -> None:
         actor=actor,
         base_version=current.version,
     )
+
+
+def settings_data(tournament, **changes):
+    """The tournament settings form as saved, with `changes` applied."""
+    data = {
+        "name": tournament.name,
+        "charity": tournament.charity,
+        "date": tournament.date.isoformat(),
+        "venue": tournament.venue,
+        "entry_fee": tournament.entry_fee,
+        "capacity": tournament.capacity,
+        "qualifying_sets": tournament.qualifying_sets,
+        "preset": tournament.preset_id,
+        "wins_places": tournament.wins_places,
+        "buncos_places": tournament.buncos_places,
+        "top_both": tournament.top_both,
+        "semi_final_sets": tournament.semi_final_sets,
+    }
+    return {**data, **changes}

@@ -16,6 +16,7 @@ from tests.helpers import (
     played_qualifying,
     seated_final,
     semi_played,
+    settings_data,
     text,
     unverify,
     url,
@@ -273,24 +274,6 @@ def test_final_table_page_order_and_throws(client_for):
 
 
 # --- the settings form -----------------------------------------------------------------------
-
-
-def settings_data(tournament, **changes):
-    data = {
-        "name": tournament.name,
-        "charity": tournament.charity,
-        "date": tournament.date.isoformat(),
-        "venue": tournament.venue,
-        "entry_fee": tournament.entry_fee,
-        "capacity": tournament.capacity,
-        "qualifying_sets": tournament.qualifying_sets,
-        "preset": tournament.preset_id,
-        "wins_places": tournament.wins_places,
-        "buncos_places": tournament.buncos_places,
-        "top_both": tournament.top_both,
-        "semi_final_sets": tournament.semi_final_sets,
-    }
-    return {**data, **changes}
 
 
 def test_settings_form_has_the_advancement_settings(event, org):

@@ -19,6 +19,7 @@ from .views import (
     printouts,
     prizes,
     registration,
+    stage_end,
     stages,
 )
 from .views import tournaments as tournament_views
@@ -35,6 +36,7 @@ urlpatterns = [
     *checkin.urlpatterns,
     *audit.urlpatterns,
     *stages.urlpatterns,
+    *stage_end.urlpatterns,
     *advancement.urlpatterns,
     *prizes.urlpatterns,
     *printouts.urlpatterns,

@@ -18,7 +18,9 @@ from .ruleset import RuleSet
 #    the bell"; a bunco is 21 points anyway, so both readings agree.
 #  finish_turn_after_bell: "all players who are taking their turn when the round ends,
 #    including the player who rang the bell, continue rolling until one of their rolls earns
-#    them no points" (and Hannah rolls again in the worked example).
+#    them no points" (and Hannah rolls again in the worked example), so the head table
+#    does not stop at its own bell.
+#  qualifying sets 2 to 4: "A game of Bunco consists of two to four sets".
 #  everyone_rolls_once False: nothing says players who have not rolled get a turn.
 #  movement progressive: "The winning team at the head table ... stays"; "The losing team
 #    from the head table should move to the middle table"; "The losing team at table #3 stays".
@@ -34,6 +36,8 @@ CLASSIC = RuleSet(
     everyone_rolls_once=False,
     movement="progressive",
     table_tie_break="turn_around_table",
+    min_qualifying_sets=2,
+    max_qualifying_sets=4,
 )
 
 # mingle-event-pods-of-12.txt
@@ -43,8 +47,11 @@ CLASSIC = RuleSet(
 #  bell at 21 and on a bunco: "If the head table gets a Bunco, they yell out "Bunco", ring the
 #    bell and the round ends."
 #  finish_turn_after_bell: "When the round ends, players at the lower tables get to finish
-#    their roll." AMBIGUOUS for the head table itself ("ring the bell and the round ends"); the
-#    flag is table-wide, and we let the head-table roller finish too, as in every other sheet.
+#    their roll."
+#  head_table_stops_at_bell: only the *lower* tables finish; the head table stops: "If the
+#    head table gets a Bunco, they yell out "Bunco", ring the bell and the round ends" and
+#    "The HIGH table rings the bell and the round is over for everyone".
+#  qualifying sets 3: "There will be three sets played for the Mingle Event."
 #  everyone_rolls_once: "Every player gets at least one roll per round."
 #  movement winners_up: "the winning team from the Middle and Low tables move up to a higher
 #    table. The losing team from the High table moves to the Low table."
@@ -56,9 +63,12 @@ MINGLE = RuleSet(
     snake_eyes=True,
     bell_on_bunco=True,
     finish_turn_after_bell=True,
+    head_table_stops_at_bell=True,
     everyone_rolls_once=True,
     movement="winners_up",
     table_tie_break="high_die_player",
+    min_qualifying_sets=3,
+    max_qualifying_sets=3,
 )
 
 # mesquite-gaming-staff-verified.txt
@@ -67,7 +77,10 @@ MINGLE = RuleSet(
 #  bell_points 21: "The Round is over when the HEAD table reaches 21 points."
 #  bell_on_bunco: not stated, but a BUNCO is worth 21 so it always reaches the bell anyway.
 #  finish_turn_after_bell: "the player rolling the dice finishes their turn, rolling until they
-#    do not hit a target number."
+#    do not hit a target number." That is "the player rolling" at ALL tables, the head table
+#    included, so it does not stop at its own bell.
+#  qualifying sets: NOT STATED ("six rounds in each session", "At the end of all BUNCO
+#    Sessions"), so any number the site allows (1 to 10).
 #  everyone_rolls_once False: "Play at ALL tables stops as soon as the bell sounds".
 #  movement losers_walk: "the winner's stay and the losers walk to the next table clockwise
 #    from A to B, from B to C and from C to A ... one winner must move seats".
@@ -94,7 +107,10 @@ MESQUITE = RuleSet(
 #    AMBIGUOUS: could also mean "finish the current rotation so everyone rolled equally
 #    often"; we read it as "anyone who has not rolled yet this round gets a turn".
 #  finish_turn_after_bell: not stated. "A player continues rolling until no points are rolled"
-#    and "every one ... has had their turn" suggest turns are completed, so True.
+#    and "every one ... has had their turn" suggest turns are completed, so True; nothing
+#    sets the head table apart, so it finishes its turn too.
+#  qualifying sets 3: "Play continues for 3 complete sets (6 rounds per set)" before the
+#    semi-final.
 #  movement progressive: "The winning teams stays at Table 1 ... The losing team from Table 1
 #    goes down to Table 2 ... the losing team from Table 3 stays".
 #  tie-break high_die_pair: "One player from each team will roll one die simultaneously. The
@@ -109,6 +125,8 @@ ROLLING_FOR_PINK = RuleSet(
     everyone_rolls_once=True,
     movement="progressive",
     table_tie_break="high_die_pair",
+    min_qualifying_sets=3,
+    max_qualifying_sets=3,
 )
 
 PRESETS: dict[str, RuleSet] = {

@@ -6,7 +6,7 @@ only bridge, which is why they must round-trip exactly and validate everything.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
 from .errors import RuleError
@@ -20,7 +20,15 @@ TIE_BREAK_METHODS: tuple[str, ...] = (
 )
 
 _INT_FIELDS = ("bunco_points", "mini_bunco_points", "bell_points")
-_BOOL_FIELDS = ("snake_eyes", "bell_on_bunco", "finish_turn_after_bell", "everyone_rolls_once")
+_BOOL_FIELDS = (
+    "snake_eyes",
+    "bell_on_bunco",
+    "finish_turn_after_bell",
+    "head_table_stops_at_bell",
+    "everyone_rolls_once",
+)
+# The most qualifying sets any event may play (the tournament form's own limit).
+MAX_QUALIFYING_SETS = 10
 
 
 def _is_int(value: object) -> bool:
@@ -41,9 +49,13 @@ class RuleSet:
     bell_points: int = 21
     bell_on_bunco: bool
     finish_turn_after_bell: bool
+    # Defaults keep rules stored by a stage drawn before these fields existed playable.
+    head_table_stops_at_bell: bool = False
     everyone_rolls_once: bool
     movement: str
     table_tie_break: str
+    min_qualifying_sets: int = 1
+    max_qualifying_sets: int = MAX_QUALIFYING_SETS
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
@@ -71,6 +83,12 @@ class RuleSet:
         for name in _BOOL_FIELDS:
             if not isinstance(getattr(self, name), bool):
                 raise RuleError(f"{name.replace('_', ' ')} must be yes or no.")
+        low, high = self.min_qualifying_sets, self.max_qualifying_sets
+        if not (_is_int(low) and _is_int(high) and 1 <= low <= high <= MAX_QUALIFYING_SETS):
+            raise RuleError(
+                "The fewest and most qualifying sets must be whole numbers from 1 to "
+                f"{MAX_QUALIFYING_SETS}, the fewest no more than the most."
+            )
         if self.movement not in MOVEMENT_STYLES:
             raise RuleError(
                 f"Unknown movement {self.movement!r}; choose one of {', '.join(MOVEMENT_STYLES)}."
@@ -79,6 +97,21 @@ class RuleSet:
             raise RuleError(
                 f"Unknown tie-break {self.table_tie_break!r}; "
                 f"choose one of {', '.join(TIE_BREAK_METHODS)}."
+            )
+
+    @property
+    def qualifying_sets_text(self) -> str:
+        """Says "3 qualifying sets" or "2 to 4 qualifying sets", as the sheet would."""
+        low, high = self.min_qualifying_sets, self.max_qualifying_sets
+        count = str(low) if low == high else f"{low} to {high}"
+        return f"{count} qualifying set{'' if high == 1 else 's'}"
+
+    def check_qualifying_sets(self, sets: int) -> None:
+        """An event plays as many sets as its sheet says; a copied preset may allow others."""
+        if not _is_int(sets) or not self.min_qualifying_sets <= sets <= self.max_qualifying_sets:
+            raise RuleError(
+                f"{self.label} plays {self.qualifying_sets_text}, not {sets}. "
+                "To play a different number, copy the preset and change it there."
             )
 
     def to_dict(self) -> dict[str, Any]:
@@ -96,7 +129,8 @@ class RuleSet:
         unknown = sorted(set(data) - known)
         if unknown:
             raise RuleError(f"Unknown rule fields: {', '.join(unknown)}.")
-        missing = sorted(known - set(data) - set(_INT_FIELDS))
+        optional = {f.name for f in fields(cls) if f.default is not MISSING}
+        missing = sorted(known - set(data) - optional)
         if missing:
             raise RuleError(f"Missing rule fields: {', '.join(missing)}.")
         values = dict(data)

@@ -95,8 +95,10 @@ class TablePlay:
     the roller who is mid-turn keeps rolling while scoring only if
     `rules.finish_turn_after_bell` (otherwise the turn stops at once), and with
     `rules.everyone_rolls_once` each seat that has not had a turn yet takes one, in seat
-    order. A turn taken after the bell follows the same `finish_turn_after_bell` switch, so
-    without it the late turn is a single throw ("every player gets at least one roll").
+    order. A turn taken after the bell follows the same switch, so without it the late turn
+    is a single throw ("every player gets at least one roll"). With
+    `rules.head_table_stops_at_bell` the switch is off at the head table alone: the table
+    that rang the bell stops there while the others finish the roll in progress.
 
     `single_rotation=True` is the tie-break session of the classic sheet: no bell, every seat
     takes one full turn starting at `first_seat`, then the table is finished.
@@ -188,9 +190,7 @@ class TablePlay:
             )
         ):
             self._bell = True
-        keeps_rolling = kind in _SCORING_KINDS and (
-            not self._bell or self.rules.finish_turn_after_bell
-        )
+        keeps_rolling = kind in _SCORING_KINDS and (not self._bell or self._plays_on_after_bell)
         if not keeps_rolling:
             self._end_turn()
         return score
@@ -203,7 +203,7 @@ class TablePlay:
             return
         self._bell = True
         if self._rolls is not None:
-            if not self.rules.finish_turn_after_bell:
+            if not self._plays_on_after_bell:
                 self._end_turn()
         else:
             self._finished = not self._owes_turn(self._seat)
@@ -224,6 +224,13 @@ class TablePlay:
             turns=list(self._turns),
             bell_rung=self._bell,
         )
+
+    @property
+    def _plays_on_after_bell(self) -> bool:
+        """Whether a turn goes on scoring once the bell has rung at this table."""
+        if self.head_table and self.rules.head_table_stops_at_bell:
+            return False
+        return self.rules.finish_turn_after_bell
 
     def _owes_turn(self, seat: int) -> bool:
         return self.rules.everyone_rolls_once and not self._had_turn[seat]

@@ -101,7 +101,8 @@ def load_stage(stage: Stage, *, pod: Pod | None = None) -> StageCards:
     Seats, results and credits come back as plain rows: a full 1,200-player stage has some
     21,600 seats, and building a model instance for each would cost more than the page.
     """
-    seats_q = Seat.objects.filter(round__stage=stage)
+    # Rounds after an early end were never played: their seating is kept but not counted.
+    seats_q = Seat.objects.filter(round__stage=stage, round__number__lte=stage.round_count)
     results_q = TableResult.objects.filter(round__stage=stage, is_current=True)
     credits_q = RollCredit.objects.filter(result__round__stage=stage, result__is_current=True)
     entries_q = CardEntry.objects.filter(stage=stage).order_by("player_id", "version")

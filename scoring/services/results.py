@@ -128,6 +128,8 @@ def record_result(
     current = current_result(round_, pod, table)
     if round_.status == Round.Status.PENDING:
         raise UserFacingError(f"Round {round_.number} has not started.")
+    if round_.status == Round.Status.NOT_PLAYED:
+        raise UserFacingError(f"Round {round_.number} was not played: the stage ended early.")
     if current is None and round_.status != Round.Status.OPEN:
         raise UserFacingError(f"Round {round_.number} is closed; ask the organiser to reopen it.")
     if (current.version if current else 0) != base_version:

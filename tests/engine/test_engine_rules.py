@@ -65,9 +65,12 @@ def test_ruleset_has_exactly_the_fields_the_model_mirrors():
         "bell_points",
         "bell_on_bunco",
         "finish_turn_after_bell",
+        "head_table_stops_at_bell",
         "everyone_rolls_once",
         "movement",
         "table_tie_break",
+        "min_qualifying_sets",
+        "max_qualifying_sets",
     ]
     with pytest.raises(dataclasses.FrozenInstanceError):
         PRESETS["classic"].bell_points = 30  # type: ignore[misc]

@@ -217,7 +217,11 @@ def test_each_preset_at_a_head_table_bunco_in_the_first_turn(name):
     result = play_table_round(target, rules, iter(throws))
     assert result.bell_rung
     assert result.buncos == (1, 0, 0, 0)
-    assert len(result.turns[0].rolls) == 3  # every preset lets the bell-ringer finish
-    assert result.pair_points == (22, 0)
+    if rules.head_table_stops_at_bell:  # mingle: the bell-ringer stops; one throw each after
+        assert len(result.turns[0].rolls) == 1
+        assert result.pair_points == (21, 1)
+    else:  # the other sheets let the bell-ringer finish
+        assert len(result.turns[0].rolls) == 3
+        assert result.pair_points == (22, 0)
     late_turns = [t.seat for t in result.turns[1:]]
     assert late_turns == ([1, 2, 3] if rules.everyone_rolls_once else [])

@@ -92,6 +92,17 @@ class CloseRoundForm(forms.Form):
     round = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
 
 
+class EndStageForm(forms.Form):
+    reason = forms.CharField(
+        label="Why does the stage end early?",
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        error_messages={"required": "Say why the stage ends early."},
+        help_text="For example: the hall must close at ten. Rounds not yet played are kept "
+        "as not played; the cards and standings count the rounds played.",
+    )
+
+
 def first_error(form: forms.Form) -> str:
     for field, errors in form.errors.items():
         label = form.fields[field].label if field in form.fields else None

@@ -2,6 +2,8 @@ from django import forms
 from django.db.models import Q
 from django.utils.text import slugify
 
+from scoring.rules import RuleError
+
 from ..models import Qualifier, RollOffRecord, RulePreset, Stage, Tournament
 
 
@@ -32,7 +34,8 @@ class TournamentForm(forms.ModelForm):
             "semi_final_sets": "Semi-final sets",
         }
         help_texts = {
-            "qualifying_sets": "Sets played in the qualifying stage (usually 3).",
+            "qualifying_sets": "Sets played in the qualifying stage (usually 3); each rule "
+            "preset says how many its sheet allows.",
             "wins_places": "Players with the most wins in each pod who go to the semi-final "
             "(usually 1; 0 for none). Ties for the last place are rolled off.",
             "buncos_places": "Players with the most buncos in each pod who go to the "
@@ -86,6 +89,12 @@ class TournamentForm(forms.ModelForm):
         wins, buncos = data.get("wins_places"), data.get("buncos_places")
         if wins == 0 and buncos == 0:
             self.add_error("buncos_places", "At least one player per pod must advance.")
+        preset, sets = data.get("preset"), data.get("qualifying_sets")
+        if preset is not None and sets is not None:
+            try:
+                preset.to_ruleset().check_qualifying_sets(sets)
+            except RuleError as exc:
+                self.add_error("qualifying_sets", str(exc))
         if self.instance.pk:
             self._check_locked(data)
         return data

@@ -2,10 +2,12 @@ import dataclasses
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 
 from scoring.rules import RuleError, RuleSet
+from scoring.rules.ruleset import MAX_QUALIFYING_SETS
 
 
 class RulePreset(models.Model):
@@ -53,9 +55,25 @@ class RulePreset(models.Model):
     )
     bell_on_bunco = models.BooleanField(default=True)
     finish_turn_after_bell = models.BooleanField(default=True)
+    head_table_stops_at_bell = models.BooleanField(
+        default=False,
+        help_text="The head table stops rolling at its own bell; only the other tables finish "
+        "the turn in progress.",
+    )
     everyone_rolls_once = models.BooleanField(default=False)
     movement = models.CharField(max_length=20, choices=Movement.choices)
     table_tie_break = models.CharField(max_length=20, choices=TieBreak.choices)
+    min_qualifying_sets = models.PositiveSmallIntegerField(
+        "fewest qualifying sets",
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_QUALIFYING_SETS)],
+    )
+    max_qualifying_sets = models.PositiveSmallIntegerField(
+        "most qualifying sets",
+        default=MAX_QUALIFYING_SETS,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_QUALIFYING_SETS)],
+        help_text="An event with these rules plays from the fewest to the most sets.",
+    )
 
     class Meta:
         ordering = ["-builtin", "label"]

@@ -34,6 +34,11 @@ class Stage(models.Model):
     drawn_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
+    played_rounds = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Set when the stage ended early: the rounds it played."
+    )
+    ended_early_at = models.DateTimeField(null=True, blank=True)
+    ended_early_reason = models.TextField(blank=True)
 
     class Meta:
         constraints = [
@@ -53,7 +58,15 @@ class Stage(models.Model):
 
     @property
     def round_count(self) -> int:
+        """The rounds that count: every round of every set, or those played before an early
+        end (rounds are played in number order, so they are rounds 1 to this)."""
+        if self.played_rounds is not None:
+            return self.played_rounds
         return self.sets * len(self.rules["targets"])
+
+    @property
+    def ended_early(self) -> bool:
+        return self.ended_early_at is not None
 
 
 class Pod(models.Model):
@@ -87,6 +100,7 @@ class Round(models.Model):
         PENDING = "pending", "Not started"
         OPEN = "open", "Playing"
         CLOSED = "closed", "Closed"
+        NOT_PLAYED = "not_played", "Not played (the stage ended early)"
 
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField(help_text="1.. across all sets of the stage.")

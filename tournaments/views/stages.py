@@ -23,6 +23,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from ..forms.stages import (
     CloseRoundForm,
     DrawForm,
+    EndStageForm,
     HostessForm,
     LateArrivalForm,
     LeaveForm,
@@ -176,6 +177,7 @@ class StageControlView(StagePermissionMixin, TemplateView):
         tournament = self.tournament
         stage = latest_stage(tournament)
         context["stage"] = stage
+        context.setdefault("end_form", EndStageForm())
         if stage is None:
             tally = counts(tournament)
             context["counts"] = tally
