@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0009_sign_in_failures'),
+        ('tournaments', '0010_printout_sent_at'),
     ]
 
     operations = [
