@@ -108,6 +108,10 @@ class ResultsView(TournamentPermissionMixin, StandingsAccessMixin, View):
     permission = PUBLIC  # checked in StandingsAccessMixin: the flag, else `tournament.view`
     http_method_names = ["get"]
 
+    def get_tournament_queryset(self):
+        # The final table comes with the tournament, for the draws check.
+        return super().get_tournament_queryset().select_related("final")
+
     def get(self, request, slug):
         tournament = self.tournament
         stages = {s.kind: s for s in tournament.stages.all()}

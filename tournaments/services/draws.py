@@ -37,17 +37,13 @@ STAGE_NAMES = {Stage.Kind.QUALIFYING: "qualifying", Stage.Kind.SEMI_FINAL: "semi
 
 def is_published(tournament: Tournament) -> bool:
     """Public once nothing is left to draw: the grand prize is won and the first prize paid
-    (after that the awards cannot change), or the organiser published it after the final.
-
-    Reads the final table through `tournament.final`, which the board has already loaded.
-    """
+    (after that the awards cannot change), or the organiser published it after the final."""
     if tournament.draws_published_at is not None:
         return True
-    try:
-        won = tournament.final.winner_id is not None
-    except FinalTable.DoesNotExist:
+    final = cached_final(tournament)
+    if final is None or final.winner_id is None:
         return False
-    return won and Payout.objects.filter(award__tournament=tournament).exists()
+    return Payout.objects.filter(award__tournament=tournament).exists()
 
 
 def next_seed(tournament: Tournament, subject: str, *, actor, seed: int | None = None) -> int:
@@ -160,6 +156,19 @@ class DrawReport:
     def failed(self) -> list[DrawLine]:
         return [line for line in self.lines if line.status == engine.Status.WRONG]
 
+    @property
+    def unsealed(self) -> list[DrawLine]:
+        return [line for line in self.lines if line.status == engine.Status.UNSEALED]
+
+
+def cached_final(tournament: Tournament) -> FinalTable | None:
+    """The final table through `tournament.final`, which the board and results page load
+    with the tournament, so asking costs no query there."""
+    try:
+        return tournament.final
+    except FinalTable.DoesNotExist:
+        return None
+
 
 def seeds_used(tournament: Tournament) -> list[engine.Used]:
     """The seed every stored result replays from, under the subject it was drawn for."""
@@ -173,12 +182,11 @@ def seeds_used(tournament: Tournament) -> list[engine.Used]:
             stage__tournament=tournament, seed__isnull=False
         ).values_list("stage__kind", "group", "category_key", "seed")
     ]
-    for seed, dice_seed in FinalTable.objects.filter(tournament=tournament).values_list(
-        "seed", "dice_seed"
-    ):
-        used.append(engine.Used(engine.FINAL_SEATS, seed))
-        if dice_seed is not None:
-            used.append(engine.Used(engine.FINAL_DICE, dice_seed))
+    final = cached_final(tournament)
+    if final is not None:
+        used.append(engine.Used(engine.FINAL_SEATS, final.seed))
+        if final.dice_seed is not None:
+            used.append(engine.Used(engine.FINAL_DICE, final.dice_seed))
     used += [
         engine.Used(engine.prize_roll_off_subject(key), seed)
         for key, seed in PrizeRollOff.objects.filter(
@@ -227,7 +235,9 @@ def draw_report(tournament: Tournament, noted_fingerprint: str | None = None) ->
         seeds_used(tournament),
     )
     status = {c.draw.label: c.status for c in verification.draws}
-    prize_labels = dict(tournament.prize_categories.values_list("key", "label"))
+    prize_labels = {}
+    if any(d.subject.startswith("prize-roll-off:") for d in listed):
+        prize_labels = dict(tournament.prize_categories.values_list("key", "label"))
     lines = []
     for d in listed:
         what = describe(d.subject, prize_labels)
