@@ -228,11 +228,9 @@ def played_qualifying(players: int, seed: int, *, slug: str | None = None, **set
 
 def semi_played(event) -> Stage:
     """Qualifiers saved (roll-offs on screen), the semi-final drawn, played and verified."""
-    settle_roll_offs(event.stage, organiser=event.organiser, seed=event.seed)
+    settle_roll_offs(event.stage, organiser=event.organiser)
     advancement.save_qualifiers(event.stage, actor=event.organiser)
-    semi = advancement.draw_semi_final(
-        event.tournament, actor=event.organiser, seed=derived_seed(event.seed, "semi-draw")
-    )
+    semi = advancement.draw_semi_final(event.tournament, actor=event.organiser)
     staff_pods(semi, event.staff, event.organiser)
     seeds = {
         pod.number: random.Random(derived_seed(event.seed, "semi", pod.number))
@@ -246,8 +244,8 @@ def semi_played(event) -> Stage:
 def seated_final(seed: int = 7, players: int = 24) -> tuple[SimpleNamespace, FinalTable]:
     event = played_qualifying(players, seed)
     semi = semi_played(event)
-    settle_roll_offs(semi, organiser=event.organiser, seed=seed)
-    final = advancement.seat_final(event.tournament, actor=event.organiser, seed=4242)
+    settle_roll_offs(semi, organiser=event.organiser)
+    final = advancement.seat_final(event.tournament, actor=event.organiser)
     return event, final
 
 

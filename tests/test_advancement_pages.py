@@ -22,6 +22,7 @@ from tests.helpers import (
     url,
     verified_after_three_rounds,
 )
+from tournaments.draws import draw_code
 from tournaments.models import AuditEntry, FinalTable, Qualifier, RollOffRecord, Stage
 from tournaments.services import advancement
 from tournaments.services.rehearsal import rehearse, settle_roll_offs
@@ -179,21 +180,23 @@ def test_roll_off_form_refuses_the_wrong_number_of_dice_and_saves_nothing(event,
     assert f"Most wins in pod 1: {winner} wins the roll-off (4 dice entered)." in page
     shown = page.split(f'id="roll-off-{record.pk}"')[1].split('class="roll-off"')[0]
     assert "Throw 1:" in shown and "Throw 2:" in shown and "Physical dice entered" in shown
-    # The buncos tie comes next; the site rolls it on screen and shows the seed.
+    # The buncos tie comes next; the site rolls it on screen and shows the draw code. A
+    # seed slipped into the form is ignored: the code is the one the secret gives the label.
     assert 'id="tie-qualifying-1-buncos"' in page
     response = org.post(
         address,
-        {"stage": "qualifying", "group": "1", "category": "buncos", "roll": "on"},
+        {"stage": "qualifying", "group": "1", "category": "buncos", "roll": "on", "seed": "7"},
         follow=True,
     )
     site = RollOffRecord.objects.get(category_key="buncos")
-    assert site.source == "site" and site.seed is not None
-    assert f"seed {site.seed}" in text(response)
+    code = draw_code(event.tournament.draw_secret, "roll-off:qualifying:1:buncos#1")
+    assert site.source == "site" and site.seed == code != 7
+    assert f"draw code {site.seed}" in text(response)
     assert 'id="tie-qualifying-1-' not in text(response)
 
 
 def test_save_draw_and_seat_through_the_page(event, org):
-    settle_roll_offs(event.stage, organiser=event.organiser, seed=3)
+    settle_roll_offs(event.stage, organiser=event.organiser)
     page = text(org.get(url("advancement", event.tournament)))
     assert re.search(r'id="save-qualifiers">Save 4 qualifiers', page)
     response = org.post(
@@ -206,13 +209,15 @@ def test_save_draw_and_seat_through_the_page(event, org):
     )
     assert "already saved" in text(response)
 
+    # A typed seed is ignored: the draw code is the one the secret gives the label.
     response = org.post(
         url("advancement-semi-final", event.tournament), {"seed": "99"}, follow=True
     )
     semi = Stage.objects.get(kind="semi_final")
-    assert semi.seed == 99
+    assert semi.seed == draw_code(event.tournament.draw_secret, "pods:semi_final#1") != 99
     page = text(response)
-    assert "Semi-final drawn: 4 players in 1 pod, seed 99." in page
+    assert f"Semi-final drawn: 4 players in 1 pod, draw code {semi.seed}." in page
+    assert 'name="seed"' not in page
     assert url("stage-control", event.tournament) in page.split('id="semi-draw"')[1]
     # The stage page now runs the semi-final.
     stage_page = text(org.get(url("stage-control", event.tournament)))
@@ -224,14 +229,17 @@ def test_seat_the_final_after_the_semi_final(client_for):
     event = played_qualifying(24, 7)
     semi = semi_played(event)
     org = client_for(event.organiser)
-    settle_roll_offs(semi, organiser=event.organiser, seed=7)
+    settle_roll_offs(semi, organiser=event.organiser)
     page = text(org.get(url("advancement", event.tournament)))
     assert 'id="stage-semi_final"' in page and 'id="seat-final-button"' in page
+    assert 'name="seed"' not in page
+    # A typed seed is ignored: the draw code is the one the secret gives the label.
     response = org.post(
         url("advancement-seat-final", event.tournament), {"seed": "12345"}, follow=True
     )
     final = FinalTable.objects.get()
-    assert final.seed == 12345
+    assert final.seed == draw_code(event.tournament.draw_secret, "final:seats#1") != 12345
+    assert f"draw code {final.seed}" in text(response)
     assert response.redirect_chain[-1][0] == url("final-table", event.tournament)
     page = text(response)
     for seat in final.seats.select_related("player"):
@@ -295,7 +303,7 @@ def test_settings_form_has_the_advancement_settings(event, org):
         2,
     )
     # Once a roll-off is recorded the cut's settings stay as they are.
-    settle_roll_offs(event.stage, organiser=event.organiser, seed=1)
+    settle_roll_offs(event.stage, organiser=event.organiser)
     response = org.post(address, settings_data(tournament, wins_places=1))
     assert "Fixed now: roll-offs or qualifiers of this event are recorded." in text(response)
     tournament.refresh_from_db()
@@ -389,7 +397,9 @@ def queries(client, address) -> int:
     return len(captured)
 
 
-RESULTS_QUERIES = 16
+# 16 for the results, and 5 for checking the draws (the list of draws, the seeds the stored
+# stages, roll-offs and prize roll-offs replay from, whether the prizes are being paid).
+RESULTS_QUERIES = 21
 BOARD_FINAL_QUERIES = 4
 
 
@@ -423,7 +433,7 @@ def test_advancement_page_queries_do_not_grow_with_the_event(client_for):
         org = client_for(event.organiser)
         address = url("advancement", event.tournament)
         pending = queries(org, address)  # ties to settle: the cut so far is read as well
-        settle_roll_offs(event.stage, organiser=event.organiser, seed=1)
+        settle_roll_offs(event.stage, organiser=event.organiser)
         counts[players] = (pending, queries(org, address))
     assert counts[24] == counts[120], counts
     assert max(counts[120]) <= ADVANCEMENT_QUERIES, counts

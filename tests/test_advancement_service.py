@@ -24,7 +24,8 @@ from tests.helpers import (
     unverify,
     verified_after_three_rounds,
 )
-from tournaments.models import FinalThrow, Qualifier, RollOffRecord, Stage
+from tournaments.draws import draw_code
+from tournaments.models import Draw, FinalThrow, Qualifier, RollOffRecord, Stage
 from tournaments.services import advancement
 from tournaments.services.errors import UserFacingError
 from tournaments.services.rehearsal import (
@@ -69,9 +70,11 @@ def test_ties_at_both_cuts_settled_by_entered_and_site_rolled_dice():
     # Only then is the buncos tie known (the wins winner is left out of the buncos list).
     (tie,) = plan_of(stage, "1").pending
     assert (tie.category_key, tie.value, tie.players) == ("buncos", 2, (pk(1), pk(14)))
-    record = advancement.record_roll_off(stage, "1", "buncos", actor=organiser, seed=1234)
-    assert record.source == RollOffRecord.Source.SITE and record.seed == 1234
-    replay = settle(tie, random.Random(1234))
+    record = advancement.record_roll_off(stage, "1", "buncos", actor=organiser)
+    # Rolled on screen with the draw code the secret gives this roll-off's label.
+    code = draw_code(event.tournament.draw_secret, "roll-off:qualifying:1:buncos#1")
+    assert record.source == RollOffRecord.Source.SITE and record.seed == code
+    replay = settle(tie, random.Random(code))
     assert record.rounds == [
         {str(p): face for p, face in throw.items()} for throw in replay.roll_off.rounds
     ]
@@ -134,7 +137,7 @@ def test_an_unverified_pod_blocks_advancement_with_the_reason():
     plan = plan_of(stage, "2")
     assert plan.result is None and plan.pending == ()
     assert plan.blocked == "Not verified: 11 of 12 cards verified."
-    settle_roll_offs(stage, organiser=event.organiser, seed=1)  # pod 1 can still be settled
+    settle_roll_offs(stage, organiser=event.organiser)  # pod 1 can still be settled
     assert plan_of(stage, "1").result is not None
     with pytest.raises(UserFacingError, match="1 group.* not ready. Pod 2: Not verified: 11 of 12"):
         advancement.save_qualifiers(stage, actor=event.organiser)
@@ -148,7 +151,7 @@ def test_save_qualifiers_refused_until_ready_then_saves_once():
         advancement.save_qualifiers(stage, actor=organiser)
     assert not Qualifier.objects.exists()
 
-    settle_roll_offs(stage, organiser=organiser, seed=5)
+    settle_roll_offs(stage, organiser=organiser)
     rows = advancement.save_qualifiers(stage, actor=organiser)
     saved = list(Qualifier.objects.filter(from_stage=stage).order_by("group", "category_key"))
     assert len(rows) == len(saved) == 4
@@ -189,7 +192,7 @@ def test_four_seats_by_their_rules_with_a_seed_that_replays_the_draw():
         "Drawn from the other semi-finalists",
         "Wild card drawn from all participants",
     ]
-    assert final.seed == 4242
+    assert final.seed == draw_code(tournament.draw_secret, "final:seats#1")
     semifinalists = set(
         Qualifier.objects.filter(from_stage__kind="qualifying").values_list("player_id", flat=True)
     )
@@ -291,7 +294,7 @@ def test_the_order_roll_and_entered_throws_reach_a_winner_then_throws_are_refuse
 def test_site_rolled_order_and_throws_replay_from_the_stored_seed():
     event, final = seated_final()
     final = advancement.roll_for_order(final, actor=event.organiser)
-    assert final.dice_seed is not None
+    assert final.dice_seed == draw_code(event.tournament.draw_secret, "final:dice#1")
     made = advancement.throw(final, actor=event.organiser)
     rng = random.Random(f"{final.dice_seed}:1")
     assert made.dice == [rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6)]
@@ -306,5 +309,6 @@ def test_no_roll_off_before_every_round_is_closed():
     assert not plan.blocked and plan.pending  # verified so far, and tied after three rounds
     tie = plan.pending[0]
     with pytest.raises(UserFacingError, match="once every round of the stage is closed"):
-        advancement.record_roll_off(stage, "1", tie.category_key, actor=organiser, seed=1)
+        advancement.record_roll_off(stage, "1", tie.category_key, actor=organiser)
     assert not RollOffRecord.objects.exists()
+    assert not Draw.objects.filter(subject__startswith="roll-off").exists()

@@ -20,6 +20,7 @@ from tests.helpers import (
     text,
     url,
 )
+from tournaments.draws import draw_code
 from tournaments.models import (
     AuditEntry,
     Payout,
@@ -344,12 +345,16 @@ def test_winners_page_names_the_judged_winners_throws_roll_offs_and_awards(event
     assert messages_of(response) == [f"Roll-off recorded: dice {', '.join(faces)}."]
     record = PrizeRollOff.objects.get(key=tie.key)
     assert record.seed is None and record.recorded_by.username == "prize-admin"
-    # The rest on screen.
+    # The rest on screen; a seed slipped into the form is ignored: each roll-off's draw code
+    # is the one the secret gives its label.
     while pending := prizes.plan_prizes(event).pending:
+        key = pending[0].key
         response = desk.post(
-            url("prize-roll-off", event), {"key": pending[0].key, "roll": "1"}, follow=True
+            url("prize-roll-off", event), {"key": key, "roll": "1", "seed": "42"}, follow=True
         )
         assert messages_of(response)[0].startswith("Roll-off rolled on screen: dice")
+        code = draw_code(event.draw_secret, f"prize-roll-off:{key}#1")
+        assert PrizeRollOff.objects.get(key=key).seed == code != 42
     assert PrizeRollOff.objects.exclude(seed=None).count() == PrizeRollOff.objects.count() - 1
     # The judges' picks through the page: a pod's costume, and the best-pod costume.
     costume = PrizeCategory.objects.get(tournament=event, key="costume")

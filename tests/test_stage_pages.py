@@ -11,7 +11,8 @@ from django.utils import timezone
 from scoring.services.results import ResultEntry, record_result
 from tests.factories import PlayerFactory, TournamentFactory, UserFactory, grant
 from tests.helpers import checked_in, text, url
-from tournaments.models import AuditEntry, Player, Pod, RosterChange, Round, Seat, Stage
+from tournaments.draws import draw_code
+from tournaments.models import AuditEntry, Draw, Player, Pod, RosterChange, Round, Seat, Stage
 from tournaments.permissions import forget_cached_roles
 from tournaments.services import rounds as round_service
 from tournaments.services import stages as stage_service
@@ -154,8 +155,10 @@ def test_page_before_the_draw_shows_the_pod_plan(tournament, org):
     assert "50 players → 5 pods, 13 tables, 2 ghost seats" in page
     assert "Pods 1–3, each: 3 tables, 12 players" in page
     assert "Pods 4–5, each: 2 tables, 7 players, a ghost at table 2" in page
-    assert 'name="seed"' in page and 'name="spread_groups"' in page
-    assert "leave empty for a random seed" in page.lower()
+    # Nothing to type a seed into: the draw code comes from the sealed secret, whose
+    # fingerprint is shown before anyone is drawn.
+    assert 'name="spread_groups"' in page and 'name="seed"' not in page
+    assert tournament.draw_fingerprint in page and tournament.draw_secret not in page
 
 
 def test_page_with_nobody_checked_in_offers_no_draw(tournament, org):
@@ -172,7 +175,8 @@ def test_draw_asks_for_confirmation_first(tournament, org):
     page = text(response)
     assert "Close check-in and draw" in page
     assert "13 checked-in players → 2 pods" in page
-    assert 'name="seed" value="77"' in page and 'name="confirm" value="on"' in page
+    assert 'name="confirm" value="on"' in page
+    assert 'name="seed"' not in page  # a typed seed is not carried into the draw
     assert not Stage.objects.exists()
     tournament.refresh_from_db()
     assert tournament.check_in_open
@@ -229,9 +233,11 @@ def test_draw_through_the_page(tournament, org):
     tournament.refresh_from_db()
     assert not tournament.check_in_open
 
-    # The seed on the page is the stored one, and it replays the pods shown on the page.
+    # The draw code on the page is the stored one, and it replays the pods shown on the page.
     page = text(org.get(url("stage-control", tournament)))
     assert int(re.search(r'id="stage-seed">(\d+)<', page).group(1)) == stage.seed
+    assert stage.seed == draw_code(tournament.draw_secret, "pods:qualifying#1")
+    assert "Draw code" in page and tournament.draw_secret not in page
     assert stage_service.replay_matches(stage)
     pods, hostesses = stage_service.draw_with(stage.seed, stage.draw_input)
     assert page_pods(page) == pods
@@ -246,20 +252,18 @@ def test_draw_through_the_page(tournament, org):
     assert "give the same pods" in text(replay)
 
 
-def test_draw_with_a_given_seed_stores_it(tournament, org):
+@pytest.mark.parametrize("typed", ["123456789", "twelve", ""])
+def test_a_typed_seed_never_becomes_the_draw_code(tournament, org, typed):
     checked_in(tournament, 12, group_name="Dice Divas")
-    draw(org, tournament, seed="123456789")  # groups not spread: checkbox left off
+    page = text(draw(org, tournament, seed=typed))  # groups not spread: checkbox left off
     stage = stage_of(tournament)
-    assert stage.seed == 123456789
+    code = draw_code(tournament.draw_secret, "pods:qualifying#1")
+    assert stage.seed == code != 123456789
+    assert f"draw code {code}" in page
     assert stage.draw_input["groups"] == {}
     assert stage_service.replay_matches(stage)
-
-
-def test_bad_seed_is_refused(tournament, org):
-    checked_in(tournament, 12)
-    page = text(draw(org, tournament, seed="twelve"))
-    assert "Seed: Enter a whole number." in page
-    assert not Stage.objects.exists()
+    (listed,) = Draw.objects.filter(tournament=tournament)
+    assert (listed.label, listed.seed, listed.source) == ("pods:qualifying#1", code, "secret")
 
 
 def test_second_draw_is_refused(tournament, org):
@@ -268,8 +272,34 @@ def test_second_draw_is_refused(tournament, org):
     page = text(draw(org, tournament, seed="5"))
     assert "The qualifying pods are already drawn." in page
     assert Stage.objects.count() == 1
-    assert stage_of(tournament).seed == 4
+    assert stage_of(tournament).seed == draw_code(tournament.draw_secret, "pods:qualifying#1")
     assert AuditEntry.objects.filter(action="stage.drawn").count() == 1
+    assert Draw.objects.filter(tournament=tournament).count() == 1
+
+
+def saved_rows(tournament) -> tuple:
+    return (
+        Stage.objects.count(),
+        Draw.objects.count(),
+        AuditEntry.objects.count(),
+        Seat.objects.count(),
+        Stage.objects.get(tournament=tournament).seed,
+    )
+
+
+def test_replay_with_a_typed_code_compares_and_writes_nothing(tournament, drawn, org):
+    before = saved_rows(tournament)
+    replay = url("stage-replay", tournament)
+    page = text(org.get(replay, {"code": str(drawn.seed)}, follow=True))
+    assert f"Replay check: draw code {drawn.seed} gives the same pods." in page
+    page = text(org.get(replay, {"code": str(drawn.seed + 1)}, follow=True))
+    assert f"Replay check: draw code {drawn.seed + 1} gives different pods." in page
+    page = text(org.get(replay, {"code": "twelve"}, follow=True))
+    assert "Draw code: Enter a whole number." in page
+    assert saved_rows(tournament) == before
+    # Only a GET: the replay check cannot be posted to.
+    assert org.post(replay, {"code": "5"}).status_code == 405
+    assert saved_rows(tournament) == before
 
 
 # Pods: hostess and staff ---------------------------------------------------------------

@@ -21,6 +21,7 @@ from tournaments.forms.numbers import whole_number
 from tournaments.forms.search import SearchForm
 from tournaments.models import FinalTable, Player, Round, Seat, Stage, Tournament
 from tournaments.permissions import PUBLIC, TournamentPermissionMixin
+from tournaments.services.draws import is_published
 from tournaments.services.rounds import current_round, progress
 from tournaments.services.seating import seating_by_pod
 from tournaments.views.advancement import final_shown
@@ -207,10 +208,10 @@ class PodBoard:
 
 # A pod card needs about CARD_W em across (one name per line, names up to ~22 letters at
 # full size) and CARD_H em down (a heading and three tables of four); the grid gets 97% of
-# the width and 86% of the height (the header takes the rest). Keep these in step with the
-# board's CSS.
+# the width and 83.5% of the height (the header and the draw fingerprint's line take the
+# rest). Keep these in step with the board's CSS.
 CARD_W, CARD_H = 15.5, 18.6
-GRID_W, GRID_H = 16 * 0.97, 9 * 0.86
+GRID_W, GRID_H = 16 * 0.97, 9 * 0.835
 # With published standings a column of LEADERS_VW (of the screen's width) shows the top ten
 # and the pods share what is left; `_board_live.html` uses the same numbers.
 LEADERS, LEADERS_VW, LEADERS_GAP_VW = 10, 26, 1
@@ -256,6 +257,7 @@ class BoardView(TournamentPermissionMixin, View):
             "tournament": self.tournament,
             "final": final,
             "shown": final_shown(final),
+            "draws_published": final.winner_id is not None and is_published(self.tournament),
             "confetti": range(36),
             "live_url": reverse("board-live", args=[self.tournament.slug]),
         }

@@ -1,5 +1,5 @@
 """The evening's results: who advanced from each pod and why, the semi-final's cut, the final
-table with every throw, and the grand prize winner.
+table with every throw, the grand prize winner, and how every draw is checked.
 
 Public once the organiser publishes the standings (`standings_public`, the one switch for
 "results are out"); before that, anyone who may see the tournament's dashboard. Names only,
@@ -19,6 +19,7 @@ from django.views.generic import View
 from tournaments.models import Qualifier, RollOffRecord, Stage
 from tournaments.permissions import PUBLIC, TournamentPermissionMixin, permissions_of
 from tournaments.services import advancement as service
+from tournaments.services.draws import draw_report
 from tournaments.services.errors import UserFacingError
 from tournaments.views.advancement import (
     RollOffShown,
@@ -107,6 +108,10 @@ class ResultsView(TournamentPermissionMixin, StandingsAccessMixin, View):
     permission = PUBLIC  # checked in StandingsAccessMixin: the flag, else `tournament.view`
     http_method_names = ["get"]
 
+    def get_tournament_queryset(self):
+        # The final table comes with the tournament, for the draws check.
+        return super().get_tournament_queryset().select_related("final")
+
     def get(self, request, slug):
         tournament = self.tournament
         stages = {s.kind: s for s in tournament.stages.all()}
@@ -134,6 +139,7 @@ class ResultsView(TournamentPermissionMixin, StandingsAccessMixin, View):
             "semi_note": semi_note,
             "final": final,
             "shown": final_shown(final) if final is not None else None,
+            "draws": draw_report(tournament),
         }
         return TemplateResponse(request, "scoring/results/results.html", context)
 

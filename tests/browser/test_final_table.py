@@ -2,6 +2,7 @@
 semi-final, seats the final table, and runs the grand prize roll on a phone while the
 projector board (1920x1080) follows every throw to the winner."""
 
+import hashlib
 import random
 import re
 
@@ -10,15 +11,16 @@ from django.urls import reverse
 
 from tests.factories import PASSWORD
 from tests.helpers import TIES_SEED, log_in, played_qualifying
-from tournaments.models import FinalTable, Qualifier, RollOffRecord, Stage
-from tournaments.services import advancement
+from tournaments.draws import draw_code
+from tournaments.models import FinalTable, Qualifier, RollOffRecord, Stage, Tournament
 from tournaments.services.rehearsal import derived_seed, play_stage, settle_roll_offs, staff_pods
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SCREENSHOTS = "/tmp/final-table-{}.png"
-# The site's dice for this test: with seed 9, throw 8 is the first three of a kind.
-DICE_SEED = 9
+# The event's draw secret for this test: the final's dice code it gives makes throw 8 the
+# first three of a kind, so the phone taps through a short final.
+SECRET = hashlib.sha256(b"short final 1").hexdigest()
 
 
 def success(page, text):
@@ -28,13 +30,13 @@ def success(page, text):
 
 
 def test_organiser_advances_seats_the_final_and_the_board_shows_the_winner(
-    page, phone_page, browser, live_server, monkeypatch
+    page, phone_page, browser, live_server
 ):
     from playwright.sync_api import expect
 
-    monkeypatch.setattr(advancement, "new_seed", lambda: DICE_SEED)
     event = played_qualifying(24, TIES_SEED)
     organiser, tournament = event.organiser, event.tournament
+    Tournament.objects.filter(pk=tournament.pk).update(draw_secret=SECRET)
     organiser.set_password(PASSWORD)
     organiser.save()
     names = dict(tournament.players.values_list("pk", "name"))
@@ -68,9 +70,9 @@ def test_organiser_advances_seats_the_final_and_the_board_shows_the_winner(
     success(page, "Saved: 4 players advance to the semi-final.")
     assert Qualifier.objects.count() == 4
 
-    page.locator("#semi-seed-input").fill("2026")
     page.locator("#draw-semi").click()
-    success(page, "Semi-final drawn: 4 players in 1 pod, seed 2026.")
+    semi_code = draw_code(SECRET, "pods:semi_final#1")
+    success(page, f"Semi-final drawn: 4 players in 1 pod, draw code {semi_code}.")
     expect(page.locator("#semi-stage-link")).to_be_visible()
 
     # The semi-final is played and verified on the usual pages (here, through the services).
@@ -78,15 +80,14 @@ def test_organiser_advances_seats_the_final_and_the_board_shows_the_winner(
     staff_pods(semi, event.staff, organiser)
     seeds = {p.number: random.Random(derived_seed(1, "semi", p.number)) for p in semi.pods.all()}
     play_stage(semi, seeds, organiser=organiser, last=semi.round_count)
-    settle_roll_offs(semi, organiser=organiser, seed=1)
+    settle_roll_offs(semi, organiser=organiser)
 
     page.goto(advancement_url)
     expect(page.locator("#stage-semi_final")).to_contain_text("every card verified")
-    page.locator("#final-seed-input").fill("777")
     page.screenshot(path=SCREENSHOTS.format("advancement-semi"), full_page=True)
     page.locator("#seat-final-button").click()
     page.wait_for_url(f"**{reverse('final-table', args=[tournament.slug])}")
-    success(page, "The final table is seated (seed 777)")
+    success(page, f"The final table is seated (draw code {draw_code(SECRET, 'final:seats#1')})")
     final = FinalTable.objects.get(tournament=tournament)
     finalists = [s.player.name for s in final.seats.select_related("player").order_by("seat")]
 
@@ -110,7 +111,7 @@ def test_organiser_advances_seats_the_final_and_the_board_shows_the_winner(
     success(phone, "throws first (lowest die)")
     phone.screenshot(path=SCREENSHOTS.format("phone-order"), full_page=True)
     final.refresh_from_db()
-    assert final.dice_seed == DICE_SEED and len(final.order) == 4
+    assert final.dice_seed == draw_code(SECRET, "final:dice#1") and len(final.order) == 4
     expect(phone.locator("#order-list")).to_contain_text(names[final.order[0]])
     for number in range(1, 9):
         thrower = names[final.order[(number - 1) % 4]]
@@ -138,11 +139,21 @@ def test_organiser_advances_seats_the_final_and_the_board_shows_the_winner(
     assert re.search(r"three of a kind on throw 8", board.locator("#final-winner").inner_text())
     board_context.close()
 
-    # Once published, anyone reads how the evening went on the results page.
-    tournament.standings_public = True
-    tournament.save()
+    # No cash prizes at this event: the organiser publishes the draw secret by hand.
+    page.goto(advancement_url)
+    page.locator("#publish-draws").get_by_role("button").click()
+    success(page, "The draw secret is published")
+
+    # Once published, anyone reads how the evening went on the results page, and checks
+    # every draw against the fingerprint shown since the start.
+    Tournament.objects.filter(pk=tournament.pk).update(standings_public=True)
     phone.goto(reverse("tournament-public", args=[tournament.slug]))
     phone.get_by_role("link", name="Results").tap()
     expect(phone.locator("#grand-winner")).to_contain_text(winner)
     expect(phone.locator("#finalists")).to_contain_text(finalists[3])
+    expect(phone.locator("#draws-secret")).to_have_text(SECRET)
+    expect(phone.locator("#draws-fingerprint")).to_have_text(
+        hashlib.sha256(bytes.fromhex(SECRET)).hexdigest()
+    )
+    expect(phone.locator("#draws-verdict")).to_contain_text("Every draw checks out")
     phone.screenshot(path=SCREENSHOTS.format("results"), full_page=True)

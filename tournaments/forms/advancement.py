@@ -1,4 +1,6 @@
-"""Forms of the advancement and final table pages: they only read dice and seeds.
+"""Forms of the advancement and final table pages: they only read dice.
+
+No form takes a seed: what the site rolls or draws comes from the tournament's draw secret.
 
 Whether the dice entered settle a roll-off (too few, a spare one) is the service's and the
 engine's decision, and their message says what is wrong; these forms only check that every
@@ -12,7 +14,6 @@ import re
 from django import forms
 
 from ..models import Stage
-from .stages import MAX_SEED
 
 FACE_ERROR = "Each die is a number from 1 to 6."
 FACE = re.compile(r"[1-6]")
@@ -47,16 +48,6 @@ class FirstThrowField(forms.Field):
         if not all(values):
             raise forms.ValidationError("Enter every player's die of the first throw.")
         return parse_faces(" ".join(values))
-
-
-class SeedForm(forms.Form):
-    seed = forms.IntegerField(
-        required=False,
-        min_value=0,
-        max_value=MAX_SEED,
-        help_text="Leave empty for a random seed; enter a stored seed to replay a draw.",
-        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
-    )
 
 
 class DiceForm(forms.Form):

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 
 from ..models import Player, Role
 
-# Seeds are stored in a signed 64-bit column; `new_seed` draws 62 bits.
+# Seeds are stored in a signed 64-bit column; draw codes have 62 bits.
 MAX_SEED = 2**63 - 1
 
 
@@ -30,13 +30,8 @@ def staff_accounts(tournament):
 
 
 class DrawForm(forms.Form):
-    seed = forms.IntegerField(
-        required=False,
-        min_value=0,
-        max_value=MAX_SEED,
-        help_text="Leave empty for a random seed; enter a stored seed to replay a draw.",
-        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
-    )
+    """No seed here: the draw code comes from the tournament's secret (`services.draws`)."""
+
     spread_groups = forms.BooleanField(
         label="Spread groups over pods",
         required=False,
@@ -44,6 +39,18 @@ class DrawForm(forms.Form):
         help_text="Players with the same group name go to different pods where possible.",
     )
     confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+
+class ReplayForm(forms.Form):
+    """A draw code to replay the stored draw with; it is compared, never saved."""
+
+    code = forms.IntegerField(
+        label="Draw code",
+        required=False,
+        min_value=0,
+        max_value=MAX_SEED,
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
 
 
 class PlayerChoiceForm(forms.Form):

@@ -1,5 +1,6 @@
 from .advancement import FinalSeat, FinalTable, FinalThrow, Qualifier, RollOffRecord
 from .audit import AuditEntry
+from .draws import Draw
 from .players import Player
 from .presets import RulePreset
 from .printouts import Printout
@@ -23,6 +24,7 @@ __all__ = [
     "Qualifier",
     "RollOffRecord",
     "AuditEntry",
+    "Draw",
     "Payout",
     "Invitation",
     "Player",

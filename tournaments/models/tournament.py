@@ -5,6 +5,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 
+from ..draws import fingerprint, new_secret
+
 
 class Tournament(models.Model):
     """One charity event, from registration to the prize table."""
@@ -62,6 +64,16 @@ class Tournament(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    draw_secret = models.CharField(
+        max_length=64,
+        default=new_secret,
+        editable=False,
+        help_text="Every draw code is derived from it; only its fingerprint is public "
+        "until the draws are over (see tournaments/draws.py).",
+    )
+    draws_published_at = models.DateTimeField(
+        null=True, blank=True, editable=False, help_text="When the organiser published the secret."
+    )
 
     class Meta:
         ordering = ["-date", "name"]
@@ -72,3 +84,7 @@ class Tournament(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("tournament-dashboard", args=[self.slug])
+
+    @property
+    def draw_fingerprint(self) -> str:
+        return fingerprint(self.draw_secret)

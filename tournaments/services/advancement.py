@@ -4,7 +4,8 @@ The cut itself is `scoring.rules.advancement` (standings, eligibility, cut with 
 roll-offs); this module feeds it the verified cards of each pod, stores every roll-off's dice
 (entered from the table or rolled here from a stored seed), saves the qualifiers, draws the
 semi-final like any stage, seats the final table from the semi-final's cards with stored
-seeds, and records the grand prize throws one by one.
+seeds, and records the grand prize throws one by one. Every seed is a draw code from the
+tournament's secret (`draws.next_seed`): no caller chooses one.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from scoring.rules.advancement import (
 )
 from scoring.services.cards import StageCards, load_stage, verify_pods
 
+from ..draws import FINAL_DICE, FINAL_SEATS, roll_off_subject
 from ..models import (
     FinalSeat,
     FinalTable,
@@ -40,9 +42,9 @@ from ..models import (
     Stage,
     Tournament,
 )
-from . import audit
+from . import audit, draws
 from .errors import UserFacingError
-from .stages import draw_stage, new_seed
+from .stages import draw_stage
 
 SEMI_GROUP = "semi-final"
 
@@ -161,9 +163,8 @@ def record_roll_off(
     *,
     actor,
     faces: list[int] | None = None,
-    seed: int | None = None,
 ) -> RollOffRecord:
-    """Stores a pending roll-off: the faces staff typed in, or the site's throw from a seed."""
+    """Stores a pending roll-off: the faces staff typed in, or the site's throw from a code."""
     locked = Stage.objects.select_for_update().get(pk=stage.pk)
     if locked.status != Stage.Status.FINISHED:
         # Cards can be verified after a few rounds; a tie then is not the stage's tie, and a
@@ -176,7 +177,8 @@ def record_roll_off(
             raise UserFacingError(f"{plan.label} is blocked: {plan.blocked}")
         raise UserFacingError("That roll-off is not needed (or is already recorded).")
     if faces is None:
-        seed = new_seed() if seed is None else seed
+        subject = roll_off_subject(stage.kind, group, category_key)
+        seed = draws.next_seed(stage.tournament, subject, actor=actor)
         settled = settle(tie, random.Random(seed))
         source = RollOffRecord.Source.SITE
     else:
@@ -253,7 +255,7 @@ def save_qualifiers(stage: Stage, *, actor) -> list[Qualifier]:
     return rows
 
 
-def draw_semi_final(tournament: Tournament, *, actor, seed: int | None = None) -> Stage:
+def draw_semi_final(tournament: Tournament, *, actor) -> Stage:
     qualifying = tournament.stages.filter(kind=Stage.Kind.QUALIFYING).first()
     if qualifying is None or not qualifying.qualifiers.exists():
         raise UserFacingError("Save the qualifiers of the qualifying stage first.")
@@ -264,7 +266,6 @@ def draw_semi_final(tournament: Tournament, *, actor, seed: int | None = None) -
         kind=Stage.Kind.SEMI_FINAL,
         sets=tournament.semi_final_sets,
         actor=actor,
-        seed=seed,
         rules=qualifying.ruleset(),
     )
 
@@ -296,7 +297,7 @@ def path_of(tournament: Tournament, player: int) -> str:
 
 
 @transaction.atomic
-def seat_final(tournament: Tournament, *, actor, seed: int | None = None) -> FinalTable:
+def seat_final(tournament: Tournament, *, actor) -> FinalTable:
     """The four final seats: semi-final most wins and most buncos, a draw, a wild card."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if FinalTable.objects.filter(tournament=tournament).exists():
@@ -309,7 +310,7 @@ def seat_final(tournament: Tournament, *, actor, seed: int | None = None) -> Fin
         raise UserFacingError(
             plan.blocked or f"{plan.pending[0].category_label} needs a roll-off first."
         )
-    seed = new_seed() if seed is None else seed
+    seed = draws.next_seed(tournament, FINAL_SEATS, actor=actor)
     cards = load_stage(semi)
     standings = standings_of(cards, sorted(cards.pod_of))
     dice = {r.category_key: list(r.faces) for r in plan.roll_offs}
@@ -340,7 +341,7 @@ def seat_final(tournament: Tournament, *, actor, seed: int | None = None) -> Fin
     )
     audit.record(
         "final.seated",
-        f"Final table seated (seed {seed})",
+        f"Final table seated (draw code {seed})",
         actor=actor,
         tournament=tournament,
         target=final,
@@ -357,7 +358,7 @@ def roll_for_order(final: FinalTable, *, actor, faces: list[int] | None = None) 
         raise UserFacingError("The order of play is already decided.")
     players = list(final.seats.order_by("seat").values_list("player_id", flat=True))
     if faces is None:
-        final.dice_seed = new_seed()
+        final.dice_seed = draws.next_seed(final.tournament, FINAL_DICE, actor=actor)
         source = random.Random(f"{final.dice_seed}:order").randint
         dice = lambda: source(1, 6)  # noqa: E731
     else:
@@ -413,7 +414,7 @@ def throw(
     player = final.order[(next_number - 1) % len(final.order)]
     if dice is None:
         if final.dice_seed is None:
-            final.dice_seed = new_seed()
+            final.dice_seed = draws.next_seed(final.tournament, FINAL_DICE, actor=actor)
             final.save(update_fields=["dice_seed"])
         rng = random.Random(f"{final.dice_seed}:{next_number}")
         dice = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))

@@ -20,6 +20,7 @@ from django.utils import timezone
 from scoring.rules import RuleError
 from scoring.services.cards import load_stage
 
+from ..draws import prize_roll_off_subject
 from ..models import (
     Payout,
     Player,
@@ -41,10 +42,9 @@ from ..prizes import (
     pending_prize_roll_offs,
     settle_prize_tie,
 )
-from . import audit, locks
+from . import audit, draws, locks
 from .advancement import present_participants
 from .errors import UserFacingError
-from .stages import new_seed
 
 
 @transaction.atomic
@@ -230,6 +230,11 @@ def plan_prizes(tournament: Tournament) -> PrizePlan:
 def record_prize_roll_off(
     tournament: Tournament, key: str, *, actor, faces: list[int] | None = None
 ) -> PrizeRollOff:
+    """Stores a prize tie's dice: typed in, or rolled on screen with the next draw code.
+
+    A tie a corrected card changed is thrown again: the earlier dice stay in the audit log
+    and, when rolled on screen, the earlier attempt stays in the list of draws.
+    """
     Tournament.objects.select_for_update().get(pk=tournament.pk)
     tie = next((t for t in plan_prizes(tournament).pending if t.key == key), None)
     if tie is None:
@@ -238,7 +243,7 @@ def record_prize_roll_off(
     seed = None
     try:
         if faces is None:
-            seed = new_seed()
+            seed = draws.next_seed(tournament, prize_roll_off_subject(key), actor=actor)
             rolled = settle_prize_tie(tie, random.Random(seed))
         else:
             rolled = settle_prize_tie(tie, faces)

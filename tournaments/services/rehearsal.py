@@ -4,11 +4,16 @@ Used by `manage.py rehearse`, by `make demo` and by the load test. The dice foll
 simulator exactly (`scoring.rules.simulate`): the stage is drawn with the rehearsal's seed
 and each pod rolls from the pod seed the simulator would give it, so the standings a
 rehearsal produces can be checked against `simulate --seed` for the same seed.
+
+That qualifying draw is the one draw a practice event is given (the list of draws says so).
+Every other draw comes from the event's draw secret like at a real event; the rehearsal
+makes that secret from its seed, so the same seed replays the whole evening.
 """
 
 from __future__ import annotations
 
 import datetime
+import hashlib
 import random
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -197,6 +202,11 @@ def _staff_accounts(tournament: Tournament, n_staff: int) -> list:
     return staff
 
 
+def practice_secret(seed: int) -> str:
+    """A practice event's draw secret: anyone can work it out, which is fine for practice."""
+    return hashlib.sha256(f"bunco rehearsal {seed}".encode()).hexdigest()
+
+
 def create_event(
     *, players: int, preset: str, seed: int, slug: str, organiser_name: str = "organiser"
 ) -> tuple[Tournament, Any]:
@@ -217,6 +227,7 @@ def create_event(
         registration_open=True,
         check_in_open=True,
         created_by=organiser,
+        draw_secret=practice_secret(seed),
     )
     TournamentRole.objects.create(tournament=tournament, user=organiser, role="organiser")
     rng = random.Random(seed)
@@ -373,42 +384,33 @@ def play_stage(
 
 
 def derived_seed(seed: int, *parts: object) -> int:
-    """A seed per draw or roll-off of the rehearsal, all from its one seed."""
+    """A seed for the rehearsal's own dice (a semi-final pod's, the judges' picks), all from
+    its one seed; the site's draws come from the event's draw secret."""
     return random.Random(":".join(map(str, (seed, *parts)))).getrandbits(62)
 
 
-def settle_roll_offs(stage: Stage, *, organiser, seed: int) -> int:
+def settle_roll_offs(stage: Stage, *, organiser) -> int:
     """Rolls every pending roll-off on screen, one category at a time, as staff would."""
     rolled = 0
     while pending := [(p, t) for p in advancement.plan_stage(stage) for t in p.pending]:
         for plan, tie in pending:
-            advancement.record_roll_off(
-                stage,
-                plan.group,
-                tie.category_key,
-                actor=organiser,
-                seed=derived_seed(seed, stage.kind, plan.group, tie.category_key),
-            )
+            advancement.record_roll_off(stage, plan.group, tie.category_key, actor=organiser)
             rolled += 1
     return rolled
 
 
 def play_finals(tournament: Tournament, qualifying: Stage, *, organiser, staff, seed: int):
     """Qualifiers, the semi-final (played and verified like the qualifying stage), the final."""
-    settle_roll_offs(qualifying, organiser=organiser, seed=seed)
+    settle_roll_offs(qualifying, organiser=organiser)
     advancement.save_qualifiers(qualifying, actor=organiser)
-    semi = advancement.draw_semi_final(
-        tournament, actor=organiser, seed=derived_seed(seed, "semi-draw")
-    )
+    semi = advancement.draw_semi_final(tournament, actor=organiser)
     staff_pods(semi, staff, organiser)
     seeds = {
         pod.number: random.Random(derived_seed(seed, "semi", pod.number)) for pod in semi.pods.all()
     }
     report = play_stage(semi, seeds, organiser=organiser, last=semi.round_count)
-    settle_roll_offs(semi, organiser=organiser, seed=seed)
-    final = advancement.seat_final(
-        tournament, actor=organiser, seed=derived_seed(seed, "final-seats")
-    )
+    settle_roll_offs(semi, organiser=organiser)
+    final = advancement.seat_final(tournament, actor=organiser)
     advancement.roll_for_order(final, actor=organiser)
     while final.winner_id is None:
         advancement.throw(final, actor=organiser)

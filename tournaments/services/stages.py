@@ -1,13 +1,13 @@
 """Drawing a stage's pods, picking hostesses, assigning staff and late or leaving players.
 
 The draw is the engine's `draw_pods` fed by a stored seed and stored inputs (the sorted
-player ids and their groups), so `replay_draw` gives the same pods for an audit.
+player ids and their groups), so `replay_matches` gives the same pods for an audit. The seed
+is the draw code `draws.next_seed` derives from the tournament's secret, never typed in.
 """
 
 from __future__ import annotations
 
 import random
-import secrets
 
 from django.db import transaction
 from django.db.models import Max
@@ -15,9 +15,10 @@ from django.utils import timezone
 
 from scoring.rules import RuleSet
 
+from ..draws import pods_subject
 from ..models import Player, Pod, RosterChange, Round, Seat, Stage, Tournament
 from ..seating import SeatingError, draw_pods
-from . import audit, locks
+from . import audit, draws, locks
 from .errors import UserFacingError
 from .seating import seat_rows, seating_by_pod, token_of
 
@@ -26,10 +27,6 @@ DRAW_ALGORITHM = "draw_pods/2"
 # must keep replaying as they were made.
 POD_SPLITS = {"draw_pods/1": "even", "draw_pods/2": "full"}
 POD_SIZE = 12  # three tables of four
-
-
-def new_seed() -> int:
-    return secrets.randbits(62)
 
 
 def draw_with(seed: int, draw_input: dict) -> tuple[list[list[tuple]], list[int | None]]:
@@ -93,6 +90,7 @@ def draw_stage(
 ) -> Stage:
     """Draws the pods of a stage from the given players and seats round 1.
 
+    `seed` is for practice runs only (see `draws.next_seed`); pages never pass one.
     `rules` defaults to the tournament's preset; later stages pass the qualifying stage's
     copy so that a preset edited during the evening cannot change the semi-final.
     """
@@ -103,7 +101,7 @@ def draw_stage(
         raise UserFacingError(f"The {Stage.Kind(kind).label.lower()} pods are already drawn.")
     if not player_ids:
         raise UserFacingError("There are no players to draw.")
-    seed = new_seed() if seed is None else seed
+    seed = draws.next_seed(tournament, pods_subject(kind), actor=actor, seed=seed)
     draw_input = {
         "algorithm": DRAW_ALGORITHM,
         "players": sorted(player_ids),
@@ -134,7 +132,7 @@ def draw_stage(
     audit.record(
         "stage.drawn",
         f"{stage.get_kind_display()} drawn: {len(player_ids)} players in {len(pods)} pods, "
-        f"{ghosts} ghost seats, seed {seed}",
+        f"{ghosts} ghost seats, draw code {seed}",
         actor=actor,
         tournament=tournament,
         target=stage,
@@ -147,7 +145,9 @@ def draw_stage(
 def draw_qualifying(
     tournament: Tournament, *, actor, seed: int | None = None, spread_groups: bool = True
 ) -> Stage:
-    """Closes check-in and draws the checked-in players into the qualifying pods."""
+    """Closes check-in and draws the checked-in players into the qualifying pods.
+
+    `seed` is for practice runs only (see `draws.next_seed`); pages never pass one."""
     players = tournament.players.filter(
         status=Player.Status.REGISTERED, checked_in_at__isnull=False
     ).values_list("id", "group_name")
@@ -186,9 +186,10 @@ def drawn_tables(stage: Stage) -> list[list[tuple]]:
     return pods
 
 
-def replay_matches(stage: Stage) -> bool:
-    """Replays the stored seed and inputs and compares with the pods and hostesses drawn."""
-    pods, hostesses = draw_with(stage.seed, stage.draw_input)
+def replay_matches(stage: Stage, seed: int | None = None) -> bool:
+    """Replays the stored inputs with the stored seed, or with a code a person worked out
+    from the published secret, and compares with the pods and hostesses drawn. Reads only."""
+    pods, hostesses = draw_with(stage.seed if seed is None else seed, stage.draw_input)
     stored = list(stage.pods.order_by("number"))
     drawn_hostesses = [p.hostess_id for p in stored if p.hostess_drawn]
     replayed_hostesses = [h for p, h in zip(stored, hostesses, strict=False) if p.hostess_drawn]

@@ -26,6 +26,8 @@ Decisions a person may ask about:
 - An audit entry whose target row no longer exists (a roll-off thrown again for a changed tie)
   keeps its action, summary and target type but not the id, which would name an unrelated row.
 - Timestamps and seeds are kept exactly; `auto_now` fields are written back after the insert.
+  The draw secret and the list of draws travel too, so a moved event's draws still check
+  out against the fingerprint shown before it moved.
 """
 
 from __future__ import annotations
@@ -88,6 +90,7 @@ MODELS = frozenset(
         AWARD,
         "tournaments.payout",
         "tournaments.printout",
+        "tournaments.draw",
         AUDIT,
         "scoring.tableresult",
         "scoring.rollcredit",

@@ -2,8 +2,9 @@
 
 Advancement (`stages.run`) shows the engine's steps one by one for the qualifying stage and,
 once it is played, the semi-final: standings, eligibility (only verified pods advance), the
-cut, the roll-offs (physical dice typed in, or rolled on screen from a stored seed) and
-saving the qualifiers; then drawing the semi-final and seating the final table.
+cut, the roll-offs (physical dice typed in, or rolled on screen with a draw code from the
+tournament's secret) and saving the qualifiers; then drawing the semi-final and seating the
+final table, whose codes come from the same secret: no form here takes a seed.
 
 The final table page shows the four finalists with why and how they got there, the order
 roll and every throw. Seating needs `stages.run`; the order roll and the throws need
@@ -33,11 +34,12 @@ from scoring.rules.advancement import (
 )
 from scoring.services.cards import load_stage
 
-from ..forms.advancement import DiceForm, RollOffForm, SeedForm, StageChoiceForm, ThrowForm
+from ..forms.advancement import DiceForm, RollOffForm, StageChoiceForm, ThrowForm
 from ..forms.stages import first_error
 from ..models import FinalSeat, FinalTable, FinalThrow, Player, Qualifier, RollOffRecord, Stage
 from ..permissions import TournamentPermissionMixin
 from ..services import advancement as service
+from ..services import draws as draw_service
 from ..services.errors import UserFacingError
 
 RUN = "stages.run"
@@ -512,7 +514,9 @@ class AdvancementView(AdvancementMixin, TemplateView):
             qualifying=by_kind.get(Stage.Kind.QUALIFYING),
             semi=by_kind.get(Stage.Kind.SEMI_FINAL),
             final=final,
-            seed_form=SeedForm(),
+            draws_published=final is not None
+            and final.winner_id is not None
+            and draw_service.is_published(tournament),
             units=UNITS,
         )
         return context
@@ -554,7 +558,7 @@ class RollOffView(AdvancementAction):
         winners = " and ".join(names[p] for p in record.winners)
         where = "the semi-final" if data["group"] == service.SEMI_GROUP else f"pod {data['group']}"
         how = (
-            f"rolled on screen, seed {record.seed}"
+            f"rolled on screen, draw code {record.seed}"
             if record.source == RollOffRecord.Source.SITE
             else f"{len(record.faces)} dice entered"
         )
@@ -574,24 +578,31 @@ class SaveQualifiersView(AdvancementAction):
 
 class DrawSemiFinalView(AdvancementAction):
     def act(self):
-        seed = self.valid(SeedForm(self.request.POST))["seed"]
-        stage = service.draw_semi_final(self.tournament, actor=self.request.user, seed=seed)
+        stage = service.draw_semi_final(self.tournament, actor=self.request.user)
         players = len(stage.draw_input["players"])
         pods = stage.pods.count()
         return (
             f"Semi-final drawn: {players} players in {pods} pod{'s' if pods != 1 else ''}, "
-            f"seed {stage.seed}. Assign its staff and ring the bell on the stage page.",
+            f"draw code {stage.seed}. Assign its staff and ring the bell on the stage page.",
             self.page_url(),
         )
 
 
 class SeatFinalView(AdvancementAction):
     def act(self):
-        seed = self.valid(SeedForm(self.request.POST))["seed"]
-        final = service.seat_final(self.tournament, actor=self.request.user, seed=seed)
+        final = service.seat_final(self.tournament, actor=self.request.user)
         return (
-            f"The final table is seated (seed {final.seed}). Roll for the order of play.",
+            f"The final table is seated (draw code {final.seed}). Roll for the order of play.",
             reverse("final-table", args=[self.tournament.slug]),
+        )
+
+
+class PublishDrawsView(AdvancementAction):
+    def act(self):
+        draw_service.publish(self.tournament, actor=self.request.user)
+        return (
+            "The draw secret is published: anyone can now check every draw on the results page.",
+            reverse("results", args=[self.tournament.slug]) + "#draws",
         )
 
 
@@ -679,6 +690,11 @@ urlpatterns = [
         "t/<slug:slug>/manage/advancement/seat-final/",
         SeatFinalView.as_view(),
         name="advancement-seat-final",
+    ),
+    path(
+        "t/<slug:slug>/manage/advancement/publish-draws/",
+        PublishDrawsView.as_view(),
+        name="advancement-publish-draws",
     ),
     path("t/<slug:slug>/manage/final/", FinalTableView.as_view(), name="final-table"),
     path("t/<slug:slug>/manage/final/order/", FinalOrderView.as_view(), name="final-order"),

@@ -27,6 +27,7 @@ from ..forms.stages import (
     HostessForm,
     LateArrivalForm,
     LeaveForm,
+    ReplayForm,
     StaffForm,
     first_error,
     registered_players,
@@ -227,7 +228,9 @@ class RoundControlView(StagePermissionMixin, View):
 
 
 class ReplayCheckView(StagePermissionMixin, View):
-    """Replays the stored seed and inputs; loaded after the page (a query per pod)."""
+    """Replays the stored inputs with the stored draw code, or with one typed in to compare
+    (a code worked out from the published secret); loaded after the page (a query per pod).
+    A GET that only compares: a typed code never draws or saves anything."""
 
     http_method_names = ["get"]
 
@@ -235,13 +238,19 @@ class ReplayCheckView(StagePermissionMixin, View):
         stage = latest_stage(self.tournament)
         if stage is None:
             return redirect(self.page_url())
-        matches = stage_service.replay_matches(stage)
-        if request.htmx:
+        form = ReplayForm(request.GET)
+        if not form.is_valid():
+            messages.error(request, first_error(form))
+            return redirect(self.page_url())
+        code = form.cleaned_data["code"]
+        matches = stage_service.replay_matches(stage, code)
+        if request.htmx and code is None:
             return TemplateResponse(request, REPLAY_TEMPLATE, {"replay": matches})
+        code = stage.seed if code is None else code
         if matches:
-            messages.success(request, f"Replay check: seed {stage.seed} gives the same pods.")
+            messages.success(request, f"Replay check: draw code {code} gives the same pods.")
         else:
-            messages.error(request, f"Replay check: seed {stage.seed} gives different pods!")
+            messages.error(request, f"Replay check: draw code {code} gives different pods.")
         return redirect(self.page_url())
 
 
@@ -267,10 +276,7 @@ class DrawView(StagePermissionMixin, View):
             return TemplateResponse(request, CONFIRM_TEMPLATE, context)
         try:
             stage = stage_service.draw_qualifying(
-                self.tournament,
-                actor=request.user,
-                seed=data["seed"],
-                spread_groups=data["spread_groups"],
+                self.tournament, actor=request.user, spread_groups=data["spread_groups"]
             )
         except UserFacingError as exc:
             messages.error(request, exc.message)
@@ -279,7 +285,7 @@ class DrawView(StagePermissionMixin, View):
         messages.success(
             request,
             f"Drawn: {plan.players} players in {plan.pods} pods, {plan.ghosts} ghost seats, "
-            f"seed {stage.seed}. Check-in is closed.",
+            f"draw code {stage.seed}. Check-in is closed.",
         )
         return redirect(self.page_url())
 
