@@ -133,7 +133,7 @@ def test_a_built_in_preset_this_site_lacks(tmp_path, event):
         ([True], "amount True is not an amount of money"),
         ([10**12], f"amount {10**12} is not an amount of money"),
         ("5000", "the amounts are a list of whole cents, one per place, not str"),
-        ([], "give one amount per place, 1 to 20 places"),
+        ([], "give one amount in cents per place, 1 to 20 places"),
     ],
 )
 def test_prize_amounts_that_are_not_money(tmp_path, event, amounts, message):
@@ -186,7 +186,7 @@ def test_an_award_of_negative_cents(tmp_path, event):
             "awarded_at": "2026-05-02T21:00:00+00:00",
         }
     ]
-    refused(tmp_path, event, r"prize award 1, amount_cents: .*greater than or equal to 0")
+    refused(tmp_path, event, r"prize award 1, amount_cents: -100 is outside 0 to 2147483647")
 
 
 # --- printouts ----------------------------------------------------------------------------------
@@ -337,7 +337,7 @@ def test_rows_that_are_not_rows(tmp_path, event):
         ("tournaments.pod", "hostess_drawn", 1, "1 is not true or false"),
         ("tournaments.pod", "hostess_drawn", "yes", "'yes' is not true or false"),
         ("tournaments.pod", "tables", None, "is empty, but needs a value"),
-        (STAGE, "seed", 2**64, "less than or equal to 9223372036854775807"),
+        (STAGE, "seed", 2**64, f"{2**64} is outside -{2**63} to {2**63 - 1}"),
         (STAGE, "drawn_at", "2026-05-02T20:00:00", "has no time zone offset"),
         (STAGE, "drawn_at", "yesterday", "invalid format"),
         (transfer.PLAYER, "name", 12, "12 is not text"),
@@ -438,6 +438,8 @@ def test_an_account_that_could_not_sign_in(tmp_path, event):
         tmp_path, event, rf"account {account['id']} \(no spaces allowed!\), username:"
     )
     assert "Enter a valid username" in message
+    account["username"] = " "
+    refused(tmp_path, event, rf"account {account['id']}, username: .* is empty")
     account["username"] = "fine"
     account["must_change_password"] = "no"
     refused(tmp_path, event, "must_change_password: 'no' is not true or false")

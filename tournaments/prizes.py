@@ -183,12 +183,14 @@ class PrizeCategory:
                 f"not {self.tie_policy!r}."
             )
         if not 1 <= len(self.amounts_cents) <= MAX_PLACES:
-            raise RuleError(f"{self.label}: give one amount per place, 1 to {MAX_PLACES} places.")
+            raise RuleError(
+                f"{self.label}: give one amount in cents per place, 1 to {MAX_PLACES} places."
+            )
         for amount in self.amounts_cents:
             if not _whole(amount) or amount > MAX_CENTS:
                 raise RuleError(
-                    f"{self.label}: amount {amount!r:.40} is not an amount of money "
-                    f"(whole cents from 0 to {MAX_CENTS:,})."
+                    f"{self.label}: amount {amount!r:.40} is not an amount of money; give "
+                    f"one amount in cents (0 to {MAX_CENTS:,}) per place."
                 )
         if not isinstance(self.priority, int) or isinstance(self.priority, bool):
             raise RuleError(f"{self.label}: the priority is a whole number.")

@@ -51,6 +51,7 @@ from django.core.validators import validate_slug
 from django.db import DatabaseError, connection, models, transaction
 from django.utils import timezone
 
+from ..forms.numbers import whole_number
 from ..models import Printout, RulePreset, Tournament, UserProfile
 from ..models.printouts import FILE_NAME
 from .presets import unique_preset_slug
@@ -226,10 +227,10 @@ class Relabel:
         if label == AUDIT and row.get("target_id"):
             target = row.get("target_type")
             known = target in MODELS or target in (ACCOUNT, PRESET)
-            old = row["target_id"]
-            if not isinstance(old, str) or not old.isdecimal() or len(old) > 18:
-                raise TransferError(f"{where}, target_id: {old!r:.40} is not an id.")
-            new = self.new(target, int(old)) if known else None
+            old = whole_number(row["target_id"]) if isinstance(row["target_id"], str) else None
+            if old is None:
+                raise TransferError(f"{where}, target_id: {row['target_id']!r:.40} is not an id.")
+            new = self.new(target, old) if known else None
             out["target_id"] = "" if new is None else str(new)
         return out
 
@@ -563,6 +564,8 @@ def _check_accounts(rows: list[dict]) -> list[dict]:
             extra = ", ".join(sorted(set(row) - ACCOUNT_KEYS)) or "none"
             missing = ", ".join(sorted(ACCOUNT_KEYS - set(row))) or "none"
             raise TransferError(f"{where}: unknown fields {extra}; missing fields {missing}.")
+        if not (isinstance(row["username"], str) and row["username"].strip()):
+            raise TransferError(f"{where}, username: {row['username']!r:.40} is empty.")
         if row["must_change_password"] not in (True, False, None):
             shown = f"{row['must_change_password']!r:.40}"
             raise TransferError(f"{where}, must_change_password: {shown} is not true or false.")

@@ -15,8 +15,8 @@ Decisions a person may ask about:
   damaged file would slip through.
 - Whole numbers must fit PostgreSQL's columns on every database, so a file a SQLite laptop
   accepts (SQLite stores any 64-bit number) is one the server accepts too.
-- A blank value is accepted where the site itself writes one (an empty list of winners):
-  `blank=False` is about forms. An empty choice is still refused.
+- An empty value is accepted where the site itself writes one (no winners yet, an account
+  without a password): `blank=False` is about forms. An empty choice is still refused.
 - Constraints are checked over the file's rows alone, since every imported row is new and
   belongs to the new tournament, in SQL's three-valued logic: a CHECK fails only when it is
   false, a conditional UNIQUE applies only where its condition is true.
@@ -190,9 +190,9 @@ def field_value(f: models.Field, value: Any) -> Any:
         if f.choices and not f.blank and value not in dict(f.flatchoices):
             raise ValidationError(f"{_shown(value)} is not one of the choices.")
         return value
+    if rule.bounds and not rule.bounds[0] <= value <= rule.bounds[1]:
+        raise ValidationError(f"{value} is outside {rule.bounds[0]} to {rule.bounds[1]}.")
     python = f.clean(value, None)
-    if rule.bounds and not rule.bounds[0] <= python <= rule.bounds[1]:
-        raise ValidationError(f"{python} is outside {rule.bounds[0]} to {rule.bounds[1]}.")
     if rule.kind == "datetime" and settings.USE_TZ and timezone.is_naive(python):
         raise ValidationError(f"{_shown(value)} has no time zone offset.")
     return python
