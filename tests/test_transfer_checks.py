@@ -252,16 +252,16 @@ def test_json_nested_100000_levels_deep(tmp_path, event):
     refused(tmp_path, text, rf"at line {line} it is nested more than 20 levels deep")
 
 
-def test_json_nested_one_level_too_deep_even_inside_strings_counted_right(tmp_path, event):
-    # Brackets inside strings are text, not nesting.
+def test_json_nested_one_level_too_deep_with_brackets_in_strings_not_counted(tmp_path, event):
     row(event, transfer.PLAYER)["name"] = '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[ \\" {{{{{{{{{{{{{{{{'
-    path = tmp_path / "brackets.json"
-    path.write_text(json.dumps(event))
-    assert transfer.read_export(path)
     level = {"a": 1}
-    for _ in range(transfer_checks.MAX_DEPTH - 4):  # the row is at depth 4
+    for _ in range(transfer_checks.MAX_DEPTH - 5):  # the data is at depth 5: 20 in all
         level = {"a": level}
     row(event, transfer.AUDIT)["data"] = level
+    path = tmp_path / "deepest.json"
+    path.write_text(json.dumps(event))
+    assert transfer.read_export(path)["models"][transfer.AUDIT][0]["data"] == level
+    row(event, transfer.AUDIT)["data"] = {"a": level}
     refused(tmp_path, event, "nested more than 20 levels deep")
 
 
@@ -305,7 +305,7 @@ def test_a_file_larger_than_any_export(tmp_path, event):
         ('"bunco-tournament"', "not a tournament export"),
         ('{"format": "bunco-tournament", "version": "1"}', "format version '1'"),
         ('{"format": "bunco-tournament", "version": 1, "models": []}', 'no "models"'),
-        ('{"format": "bunco-tournament", "version": 1, "id": ' + "9" * 5000 + "}", "digits"),
+        ('{"format": "bunco-tournament", "id": ' + "9" * 5000 + "}", "more than 4,300 digits"),
     ],
 )
 def test_a_file_that_is_not_an_export(tmp_path, text, message):

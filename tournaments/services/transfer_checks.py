@@ -29,6 +29,7 @@ import json
 import operator
 import os
 import re
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -89,8 +90,11 @@ def read_json(path: Path) -> Any:
             f"{path} is not a tournament export, or is cut short: invalid JSON at line "
             f"{exc.lineno}, column {exc.colno} ({exc.msg})."
         ) from exc
-    except ValueError as exc:  # Python refuses integers of more than 4,300 digits
-        raise TransferError(f"{path} is not a tournament export: {exc}.") from exc
+    except ValueError as exc:  # the one other refusal: Python's limit on an integer's digits
+        raise TransferError(
+            f"{path} is not a tournament export: it holds a number of more than "
+            f"{sys.get_int_max_str_digits():,} digits."
+        ) from exc
     except RecursionError as exc:  # `_check_depth` should have stopped this; never a traceback
         raise TransferError(f"{path} is not a tournament export: it is nested too deep.") from exc
 
@@ -99,7 +103,7 @@ def _check_size(path: Path, size: int) -> None:
     if size > MAX_BYTES:
         raise TransferError(
             f"{path} is not a tournament export: it is larger than {MAX_BYTES // 2**20} MB, "
-            "the most an export of the largest event can be."
+            "twice the export of the largest event the site allows."
         )
 
 
@@ -222,7 +226,8 @@ def _check_file_name(f: models.FileField, name: str) -> None:
         or {"", ".", ".."} & set(parts)
         or (folder is not None and (len(parts) < 2 or parts[0] != folder))
     ):
-        raise ValidationError(f"{_shown(name)} is not a file inside the {folder} folder.")
+        inside = f"the {folder} folder" if folder else "the site's media folder"
+        raise ValidationError(f"{_shown(name)} is not a file inside {inside}.")
 
 
 def _shown(value: Any) -> str:
@@ -281,7 +286,8 @@ def check_rows(model: type[models.Model], rows: list[dict]) -> list[dict]:
 
 
 def _check_constraints(model: type[models.Model], rows: list[dict], values: list[dict]) -> None:
-    uniques = [((f.name,), None, f) for f in model._meta.concrete_fields if f.unique]
+    fields = model._meta.concrete_fields
+    uniques = [((f.name,), None, f) for f in fields if f.unique and not f.primary_key]
     for constraint in model._meta.constraints:
         if isinstance(constraint, models.CheckConstraint):
             for row, checked in zip(rows, values, strict=True):
