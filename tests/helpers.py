@@ -1,12 +1,16 @@
 """Ways to set up an event in a given state, shared by the test modules."""
 
 import html
+import json
 import random
 import threading
+from io import StringIO
 from types import SimpleNamespace
 from urllib.parse import urlsplit
 
+from django.apps import apps
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
@@ -294,3 +298,18 @@ def settings_data(tournament, **changes):
         "semi_final_sets": tournament.semi_final_sets,
     }
     return {**data, **changes}
+
+
+def export_to(tmp_path, slug, name):
+    """`export_tournament` to a file in `tmp_path`, read back."""
+    out = tmp_path / name
+    call_command("export_tournament", slug, "--out", str(out), stdout=StringIO())
+    return json.loads(out.read_text())
+
+
+def database_counts():
+    """Every model's rows (many-to-many tables too): what a refused import must leave as is."""
+    return {
+        m._meta.label_lower: m._base_manager.count()
+        for m in apps.get_models(include_auto_created=True)
+    }

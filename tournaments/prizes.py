@@ -73,6 +73,10 @@ NAMED_MEASURES = ("traveling_holder", "judged")
 MEASURES = (*COUNTED, "even_split", "last_bunco", *NAMED_MEASURES)
 SCOPES = ("pod", "overall", "pod_group")
 TIE_POLICIES = ("split", "roll_off")
+# A prize list's bounds: places per category, and an amount ($100,000) well inside an award's
+# column (a 32-bit number of cents).
+MAX_PLACES = 20
+MAX_CENTS = 10_000_000
 _GROUP_MEASURES = (*COUNTED, "judged")
 _NOUNS = {
     "most_buncos": "buncos",
@@ -157,6 +161,11 @@ class PrizeCategory:
     priority: int = 0  # lower is awarded first (matters under one_prize_per_player)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.amounts_cents, tuple | list):
+            raise RuleError(
+                f"{self.label}: the amounts are a list of whole cents, one per place, "
+                f"not {type(self.amounts_cents).__name__}."
+            )
         object.__setattr__(self, "amounts_cents", tuple(self.amounts_cents))
         if not isinstance(self.key, str) or not self.key or ":" in self.key:
             raise RuleError(f"A prize key is non-empty text without ':', not {self.key!r}.")
@@ -173,8 +182,16 @@ class PrizeCategory:
                 f"{self.label}: ties are settled by {' or '.join(TIE_POLICIES)}, "
                 f"not {self.tie_policy!r}."
             )
-        if not self.amounts_cents or not all(_whole(a) for a in self.amounts_cents):
-            raise RuleError(f"{self.label}: give one amount in cents (0 or more) per place.")
+        if not 1 <= len(self.amounts_cents) <= MAX_PLACES:
+            raise RuleError(
+                f"{self.label}: give one amount in cents per place, 1 to {MAX_PLACES} places."
+            )
+        for amount in self.amounts_cents:
+            if not _whole(amount) or amount > MAX_CENTS:
+                raise RuleError(
+                    f"{self.label}: amount {amount!r:.40} is not an amount of money; give "
+                    f"one amount in cents (0 to {MAX_CENTS:,}) per place."
+                )
         if not isinstance(self.priority, int) or isinstance(self.priority, bool):
             raise RuleError(f"{self.label}: the priority is a whole number.")
         if self.scope == "pod_group" and self.measure not in _GROUP_MEASURES:

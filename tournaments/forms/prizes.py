@@ -18,13 +18,13 @@ from django.utils.text import slugify
 from scoring.rules import RuleError
 
 from ..models import PrizeCategory
+from ..prizes import MAX_CENTS, MAX_PLACES
 from ..prizes import PrizeCategory as EngineCategory
 from ..services import audit
 from .advancement import parse_faces
 from .numbers import whole_number
 
-MAX_PLACES = 20
-MAX_DOLLARS = Decimal("100000")
+MAX_DOLLARS = Decimal(MAX_CENTS) / 100
 
 
 def dollars(cents: int) -> str:

@@ -1,4 +1,5 @@
 import datetime
+import re
 import secrets
 
 from django.conf import settings
@@ -14,6 +15,10 @@ FOLDER = "printouts"
 def new_file_name() -> str:
     """Where a printout's PDF goes under MEDIA_ROOT: random, never derived from an id."""
     return f"{FOLDER}/{secrets.token_urlsafe(24)}.pdf"
+
+
+# Every name `new_file_name` makes, and nothing else (an import checks names against it).
+FILE_NAME = re.compile(rf"{FOLDER}/[A-Za-z0-9_-]{{32}}\.pdf")
 
 
 def default_expiry() -> datetime.datetime:

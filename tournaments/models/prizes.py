@@ -1,6 +1,9 @@
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+
+from scoring.rules import RuleError
 
 from ..prizes import MEASURES, SCOPES, TIE_POLICIES
 from ..prizes import PrizeCategory as EngineCategory
@@ -59,10 +62,17 @@ class PrizeCategory(models.Model):
             label=self.label,
             measure=self.measure,
             scope=self.scope,
-            amounts_cents=tuple(self.amounts_cents),
+            amounts_cents=self.amounts_cents,
             tie_policy=self.tie_policy,
             priority=self.priority,
         )
+
+    def clean(self) -> None:
+        """The engine's checks, which the prize form runs too (amounts, measure and scope)."""
+        try:
+            self.to_engine()
+        except RuleError as exc:
+            raise ValidationError(str(exc)) from exc
 
 
 class PrizeNomination(models.Model):

@@ -1,8 +1,9 @@
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
-from scoring.rules import RuleSet
+from scoring.rules import RuleError, RuleSet
 
 
 class Stage(models.Model):
@@ -51,6 +52,14 @@ class Stage(models.Model):
 
     def ruleset(self) -> RuleSet:
         return RuleSet.from_dict(self.rules)
+
+    def clean(self) -> None:
+        """Pages play a stage by its stored rules, so they must be rules the engine accepts
+        (the draw stores the engine's own; an imported file might not)."""
+        try:
+            self.ruleset()
+        except RuleError as exc:
+            raise ValidationError({"rules": str(exc)}) from exc
 
     @property
     def targets(self) -> list[int]:

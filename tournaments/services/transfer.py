@@ -3,7 +3,8 @@ server, either way (`manage.py export_tournament` and `import_tournament`).
 
 The file is readable JSON: a format name and version, the accounts and rule presets the event
 refers to, and one list of rows per model, each row its field names and values, with foreign
-keys as the exporting database's ids. An import inserts every row anew, because the target may
+keys as the exporting database's ids. An import first checks every row (see
+`transfer_checks`), then inserts every row anew, because the target may
 hold other tournaments: each id is translated to the one its row gets there, also where ids sit
 inside JSON (a draw's players, a roll-off's throws, an audit entry's target; see `JSON_IDS`).
 Rows go in in the old ids' order, so the new ids keep that order and a stored draw, which
@@ -22,7 +23,9 @@ Decisions a person may ask about:
 - A built-in preset is matched by its slug; an organiser's own preset travels as a copy (an
   identical preset with the same slug is reused, so importing twice does not make two).
 - Printouts travel as rows without their PDFs, which stay on the old machine and expire within
-  a day anyway: the file name is left empty, so the new site offers no broken download.
+  a day anyway: the file name is left empty, so the new site offers no broken download. A
+  name in the file is still checked (the format `new_file_name` makes, no other printout's
+  file): anything else is damage, or an attempt to reach another event's PDF.
 - An audit entry whose target row no longer exists (a roll-off thrown again for a changed tie)
   keeps its action, summary and target type but not the id, which would name an unrelated row.
 - Timestamps and seeds are kept exactly; `auto_now` fields are written back after the insert.
@@ -33,6 +36,7 @@ Decisions a person may ask about:
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import os
 import tempfile
@@ -49,9 +53,11 @@ from django.core.validators import validate_slug
 from django.db import DatabaseError, connection, models, transaction
 from django.utils import timezone
 
-from ..models import RulePreset, Tournament, UserProfile
-from .errors import UserFacingError
+from ..forms.numbers import whole_number
+from ..models import Printout, RulePreset, Tournament, UserProfile
+from ..models.printouts import FILE_NAME
 from .presets import unique_preset_slug
+from .transfer_checks import TransferError, check_fields, check_rows, describe, read_json
 
 FORMAT = "bunco-tournament"
 VERSION = 1
@@ -64,6 +70,7 @@ PRIZE_ROLL_OFF = "tournaments.prizerolloff"
 AUDIT = "tournaments.auditentry"
 ACCOUNT = "auth.user"
 PRESET = "tournaments.rulepreset"
+PRINTOUT = "tournaments.printout"
 
 # Every model with a foreign-key path to Tournament; `scoped_models()` finds them from _meta.
 MODELS = frozenset(
@@ -89,7 +96,7 @@ MODELS = frozenset(
         PRIZE_ROLL_OFF,
         AWARD,
         "tournaments.payout",
-        "tournaments.printout",
+        PRINTOUT,
         "tournaments.draw",
         AUDIT,
         "scoring.tableresult",
@@ -107,6 +114,8 @@ ACCOUNT_FIELDS = (
     "date_joined",
     "last_login",
 )
+# What an account row holds besides ACCOUNT_FIELDS (see `_accounts`).
+ACCOUNT_KEYS = frozenset({"id", *ACCOUNT_FIELDS, "must_change_password"})
 # Audit entries' data names ids under these keys (see `audit.record`'s callers).
 AUDIT_DATA_IDS = {"player": PLAYER, "players": PLAYER, "award": AWARD}
 # JSON fields that hold no ids, so they travel as they are.
@@ -124,12 +133,9 @@ PLAIN_JSON = frozenset(
 )
 
 
-class TransferError(UserFacingError):
-    """The file cannot be exported or imported as it is; the message says why."""
-
-
-def _foreign_keys(model: type[models.Model]) -> list[models.ForeignKey]:
-    return [f for f in model._meta.concrete_fields if isinstance(f, models.ForeignKey)]
+@functools.cache
+def _foreign_keys(model: type[models.Model]) -> tuple[models.ForeignKey, ...]:
+    return tuple(f for f in model._meta.concrete_fields if isinstance(f, models.ForeignKey))
 
 
 def _label(model: type[models.Model]) -> str:
@@ -186,10 +192,11 @@ class Relabel:
 
     def id(self, label: str, old: Any, where: str) -> Any:
         if not isinstance(old, int) or isinstance(old, bool):
-            raise TransferError(f"{where}: {old!r} is not an id.")
+            raise TransferError(f"{where}: {old!r:.40} is not an id.")
         new = self.new(label, old)
         if new is None:
-            raise TransferError(f"{where}: {label} {old} is not in the file.")
+            noun = "account" if label == ACCOUNT else apps.get_model(label)._meta.verbose_name
+            raise TransferError(f"{where}: {noun} {old} is not in the file.")
         return new
 
     def players(self, ids: Any, where: str) -> list:
@@ -204,24 +211,35 @@ class Relabel:
         return self.players(ids, where)
 
     def row(self, model: type[models.Model], row: dict) -> dict:
-        """The row with its foreign keys, JSON ids and audit target translated; not its id."""
+        """The row with its foreign keys, JSON ids and audit target translated; not its id.
+        Ids inside JSON of another shape than the site writes stop the import here."""
         label = _label(model)
-        where = f"{label} row {row.get('id')}"
+        where = describe(model, row)
         out = dict(row)
         for f in _foreign_keys(model):
             if out.get(f.name) is not None:
                 out[f.name] = self.id(_target(f), out[f.name], f"{where}, {f.name}")
         for name, rewrite in JSON_IDS.get(label, {}).items():
             if out.get(name) is not None:
-                out[name] = rewrite(self, row[name], row, f"{where}, {name}")
+                try:
+                    out[name] = rewrite(self, row[name], row, f"{where}, {name}")
+                except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                    raise TransferError(
+                        f"{where}, {name}: not in the shape this site writes "
+                        f"({type(exc).__name__}: {exc!s:.80})."
+                    ) from exc
         if label == AUDIT and row.get("target_id"):
-            target = row["target_type"]
+            target = row.get("target_type")
             known = target in MODELS or target in (ACCOUNT, PRESET)
-            new = self.new(target, int(row["target_id"])) if known else None
+            old = whole_number(row["target_id"]) if isinstance(row["target_id"], str) else None
+            if old is None:
+                raise TransferError(f"{where}, target_id: {row['target_id']!r:.40} is not an id.")
+            new = self.new(target, old) if known else None
             out["target_id"] = "" if new is None else str(new)
         return out
 
 
+@functools.cache
 def _target(f: models.ForeignKey) -> str:
     label = _label(f.related_model)
     if label in MODELS or label == PRESET:
@@ -432,19 +450,7 @@ def write_export(export: dict, path: Path) -> None:
 
 def read_export(path: Path) -> dict[str, Any]:
     """The file's content after the checks that need no database; clear errors otherwise."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TransferError(f"Cannot read {path}: {exc.strerror}.") from exc
-    except UnicodeDecodeError as exc:
-        raise TransferError(f"{path} is not a tournament export: it is not UTF-8 text.") from exc
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise TransferError(
-            f"{path} is not a tournament export, or is cut short: invalid JSON at line "
-            f"{exc.lineno}, column {exc.colno} ({exc.msg})."
-        ) from exc
+    data = read_json(Path(path))
     check_format(data)
     return data
 
@@ -494,11 +500,13 @@ class ImportReport:
 
 
 def import_tournament(data: dict[str, Any], *, slug: str | None = None) -> ImportReport:
-    """Inserts an export's tournament (under `slug` if given) in one transaction."""
+    """Checks every row of an export, then inserts its tournament (under `slug` if given) in
+    one transaction."""
     check_format(data)
+    checked = _check(data, slug)
     try:
         with transaction.atomic():
-            return _Importer(data).run(slug)
+            return _Importer(data, checked).run()
     except DatabaseError as exc:
         raise TransferError(f"The export does not fit this database: {exc}") from exc
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -506,97 +514,142 @@ def import_tournament(data: dict[str, Any], *, slug: str | None = None) -> Impor
         raise TransferError(f"The export is damaged: {type(exc).__name__} {exc}.") from exc
 
 
-def _decode(f: models.Field, value: Any, where: str) -> Any:
-    if value is None or isinstance(f, models.JSONField | models.FileField):
-        return value
+def _free_slug(slug: Any) -> str:
     try:
-        return f.to_python(value)
+        validate_slug(slug)
     except ValidationError as exc:
-        raise TransferError(f"{where}, {f.name}: {' '.join(exc.messages)}") from exc
+        raise TransferError(f"{slug!r:.40} is not a valid slug: {' '.join(exc.messages)}") from exc
+    if len(slug) > Tournament._meta.get_field("slug").max_length:
+        raise TransferError(f"The slug {slug!r} is too long.")
+    if Tournament.objects.filter(slug=slug).exists():
+        raise TransferError(
+            f"A tournament with the slug {slug!r} exists already; "
+            "import under another one with --slug."
+        )
+    return slug
 
 
-def _build(model: type[models.Model], row: dict, where: str) -> models.Model:
-    """An unsaved instance from a relabelled row: every field the model has, no other."""
+def _check(data: dict[str, Any], slug: str | None) -> dict[str, list[dict]]:
+    """Every row against its model, and every reference against the file, before anything is
+    written. Returns the rows with their values as Python values, by label (the tournament's
+    under the slug it gets), so the insert does not convert them again. Never writes."""
+    tournament = data["models"][TOURNAMENT][0]
+    slug = _free_slug(slug or tournament.get("slug"))
+    present = {label: {row["id"] for row in rows} for label, rows in data["models"].items()}
+    present[ACCOUNT] = {row["id"] for row in data["accounts"]}
+    present[PRESET] = {row["id"] for row in data["presets"]}
+    relabel = Relabel(data, lambda label, old: old if old in present.get(label, ()) else None)
+    checked = {ACCOUNT: _check_accounts(data["accounts"])}
+    for row in data["presets"]:
+        if row.get("builtin") and not RulePreset.objects.filter(slug=row.get("slug"), builtin=True):
+            raise TransferError(
+                f"This site has no built-in preset {row.get('slug')!r:.40}; "
+                "run `manage.py migrate` first."
+            )
+    checked[PRESET] = check_rows(
+        RulePreset, [relabel.row(RulePreset, row) for row in data["presets"]]
+    )
+    for model in insert_order():
+        rows = data["models"][_label(model)]
+        if model is Tournament:
+            rows = [{**tournament, "slug": slug}]
+        checked[_label(model)] = check_rows(model, [relabel.row(model, row) for row in rows])
+    _check_printout_files(data["models"][PRINTOUT])
+    return checked
+
+
+def _check_accounts(rows: list[dict]) -> list[dict]:
+    User = get_user_model()
+    fields = [User._meta.get_field(name) for name in ACCOUNT_FIELDS]
+    checked = []
+    for row in rows:
+        where = describe(User, row, noun="account")
+        if set(row) != ACCOUNT_KEYS:
+            extra = ", ".join(sorted(set(row) - ACCOUNT_KEYS)) or "none"
+            missing = ", ".join(sorted(ACCOUNT_KEYS - set(row))) or "none"
+            raise TransferError(f"{where}: unknown fields {extra}; missing fields {missing}.")
+        if not (isinstance(row["username"], str) and row["username"].strip()):
+            raise TransferError(f"{where}, username: {row['username']!r:.40} is empty.")
+        if row["must_change_password"] not in (True, False, None):
+            shown = f"{row['must_change_password']!r:.40}"
+            raise TransferError(f"{where}, must_change_password: {shown} is not true or false.")
+        checked.append({**row, **check_fields(fields, row, lambda where=where: where)})
+    return checked
+
+
+def _check_printout_files(rows: list[dict]) -> None:
+    """A name the file gives a printout must be one the site could have made, and not another
+    printout's: the imported row would serve that PDF, and delete it when it expires."""
+    named = [row for row in rows if row["file"]]
+    field = Printout._meta.get_field("file")
+    taken = set(
+        Printout.objects.filter(file__in=[row["file"] for row in named]).values_list(
+            "file", flat=True
+        )
+    )
+    seen: set[str] = set()
+    for row in named:
+        where, name = describe(Printout, row), row["file"]
+        if not FILE_NAME.fullmatch(name):
+            raise TransferError(
+                f"{where}, file: {name!r:.60} is not a file name the site makes for a printout "
+                "(the printouts folder, a random name, .pdf)."
+            )
+        if name in taken or name in seen or field.storage.exists(name):
+            raise TransferError(f"{where}, file: {name!r} is another printout's file.")
+        seen.add(name)
+
+
+def _build(model: type[models.Model], row: dict) -> models.Model:
+    """An unsaved instance from a checked, relabelled row."""
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-    expected = {f.name for f in model._meta.concrete_fields}
-    if set(row) != expected:
-        extra = ", ".join(sorted(set(row) - expected)) or "none"
-        missing = ", ".join(sorted(expected - set(row))) or "none"
-        raise TransferError(f"{where}: unknown fields {extra}; missing fields {missing}.")
-    return model(**{f.attname: _decode(f, row[f.name], where) for f in fields})
+    return model(**{f.attname: row[f.name] for f in fields})
 
 
 class _Importer:
-    def __init__(self, data: dict) -> None:
-        self.data = data
+    """Inserts the rows `_check` returned, translating ids as the rows they name get theirs."""
+
+    def __init__(self, data: dict, checked: dict[str, list[dict]]) -> None:
+        self.rows = checked
         self.ids: dict[str, dict[int, int]] = {}
         self.relabel = Relabel(data, lambda label, old: self.ids.get(label, {}).get(old))
 
-    def run(self, slug: str | None) -> ImportReport:
-        slug = self._free_slug(slug or self.data["models"][TOURNAMENT][0].get("slug"))
+    def run(self) -> ImportReport:
         report = ImportReport()
         self._accounts(report)
         self._presets(report)
         for model in insert_order():
-            report.rows += self._insert(model, slug if model is Tournament else None)
-        report.tournament = Tournament.objects.get(slug=slug)
-        report.printouts = len(self.data["models"]["tournaments.printout"])
+            report.rows += self._insert(model)
+        report.tournament = Tournament.objects.get(pk=next(iter(self.ids[TOURNAMENT].values())))
+        report.printouts = len(self.rows[PRINTOUT])
         return report
-
-    def _free_slug(self, slug: Any) -> str:
-        try:
-            validate_slug(slug)
-        except ValidationError as exc:
-            raise TransferError(f"{slug!r} is not a valid slug: {' '.join(exc.messages)}") from exc
-        if len(slug) > Tournament._meta.get_field("slug").max_length:
-            raise TransferError(f"The slug {slug!r} is too long.")
-        if Tournament.objects.filter(slug=slug).exists():
-            raise TransferError(
-                f"A tournament with the slug {slug!r} exists already; "
-                "import under another one with --slug."
-            )
-        return slug
 
     def _accounts(self, report: ImportReport) -> None:
         User = get_user_model()
         mine = self.ids.setdefault(ACCOUNT, {})
-        for row in self.data["accounts"]:
-            where = f"account {row.get('id')}"
-            username = row.get("username")
-            if not isinstance(username, str) or not username.strip():
-                raise TransferError(f"{where} has no username.")
+        for row in self.rows[ACCOUNT]:
+            username = row["username"]
             same = User._base_manager.filter(username__iexact=username)
             user = same.filter(username=username).first() or same.first()
             if user is not None:
                 report.accounts_matched.append(user.get_username())
             else:
-                user = User(
-                    **{
-                        name: _decode(User._meta.get_field(name), row.get(name), where)
-                        for name in ACCOUNT_FIELDS
-                    }
-                )
+                user = User(**{name: row[name] for name in ACCOUNT_FIELDS})
                 user.save()
-                if row.get("must_change_password") is not None:
+                if row["must_change_password"] is not None:
                     UserProfile.objects.create(
-                        user=user, must_change_password=bool(row["must_change_password"])
+                        user=user, must_change_password=row["must_change_password"]
                     )
                 report.accounts_created.append(username)
             mine[row["id"]] = user.pk
 
     def _presets(self, report: ImportReport) -> None:
         mine = self.ids.setdefault(PRESET, {})
-        for row in self.data["presets"]:
-            where = f"preset {row.get('id')}"
-            if row.get("builtin"):
-                preset = RulePreset.objects.filter(slug=row.get("slug"), builtin=True).first()
-                if preset is None:
-                    raise TransferError(
-                        f"This site has no built-in preset {row.get('slug')!r}; "
-                        "run `manage.py migrate` first."
-                    )
+        for row in self.rows[PRESET]:
+            if row["builtin"]:
+                preset = RulePreset.objects.get(slug=row["slug"], builtin=True)
             else:
-                preset = _build(RulePreset, self.relabel.row(RulePreset, row), where)
+                preset = _build(RulePreset, self.relabel.row(RulePreset, row))
                 same = RulePreset.objects.filter(slug=preset.slug, builtin=False).first()
                 compared = ("label", "description", *RulePreset.RULE_FIELDS)
                 if same is not None and all(
@@ -609,11 +662,11 @@ class _Importer:
                     report.presets_created.append(preset.slug)
             mine[row["id"]] = preset.pk
 
-    def _insert(self, model: type[models.Model], slug: str | None) -> int:
+    def _insert(self, model: type[models.Model]) -> int:
         """Inserts one model's rows in their old order; fixes self-references and
         automatic timestamps once every row has its new id."""
         label = _label(model)
-        rows = sorted(self.data["models"][label], key=lambda r: r["id"])
+        rows = sorted(self.rows[label], key=lambda r: r["id"])
         own = [f for f in _foreign_keys(model) if f.related_model is model]
         stamped = [
             f
@@ -622,21 +675,20 @@ class _Importer:
         ]
         objs = []
         for row in rows:
-            where = f"{label} row {row['id']}"
             relabelled = self.relabel.row(model, {**row, **{f.name: None for f in own}})
-            if slug is not None:
-                relabelled["slug"] = slug
-            objs.append(_build(model, relabelled, where))
+            if model is Printout:
+                relabelled["file"] = ""  # the PDF never travels (see the module's docstring)
+            objs.append(_build(model, relabelled))
         model._base_manager.bulk_create(objs, batch_size=500)
         mine = self.ids.setdefault(label, {})
         mine.update((row["id"], obj.pk) for row, obj in zip(rows, objs, strict=True))
         for row, obj in zip(rows, objs, strict=True):
-            where = f"{label} row {row['id']}"
             for f in own:
-                if row.get(f.name) is not None:
-                    setattr(obj, f.attname, self.relabel.id(label, row[f.name], where))
+                if row[f.name] is not None:
+                    new = self.relabel.id(label, row[f.name], describe(model, row))
+                    setattr(obj, f.attname, new)
             for f in stamped:
-                setattr(obj, f.attname, _decode(f, row[f.name], where))
+                setattr(obj, f.attname, row[f.name])
         if objs and (own or stamped):
             model._base_manager.bulk_update(objs, [f.name for f in own + stamped], batch_size=500)
         return len(objs)
