@@ -19,7 +19,15 @@ TIE_BREAK_METHODS: tuple[str, ...] = (
     "turn_around_table",
 )
 
+# How a score card becomes verified (see `scoring.cards.state`): one staff member's check
+# against the table results, or a second person confirming someone else's entry.
+ONE_STAFF = "one_staff"
+SECOND_PERSON = "second_person"
+VERIFICATION_MODES: tuple[str, ...] = (ONE_STAFF, SECOND_PERSON)
+
 _INT_FIELDS = ("bunco_points", "mini_bunco_points", "bell_points")
+# Rules stored before a field existed still load, with the behaviour they were played by.
+_OPTIONAL_FIELDS = (*_INT_FIELDS, "verification")
 _BOOL_FIELDS = ("snake_eyes", "bell_on_bunco", "finish_turn_after_bell", "everyone_rolls_once")
 
 
@@ -44,6 +52,7 @@ class RuleSet:
     everyone_rolls_once: bool
     movement: str
     table_tie_break: str
+    verification: str = SECOND_PERSON
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
@@ -80,6 +89,11 @@ class RuleSet:
                 f"Unknown tie-break {self.table_tie_break!r}; "
                 f"choose one of {', '.join(TIE_BREAK_METHODS)}."
             )
+        if self.verification not in VERIFICATION_MODES:
+            raise RuleError(
+                f"Unknown card verification {self.verification!r}; "
+                f"choose one of {', '.join(VERIFICATION_MODES)}."
+            )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form, so stored seeds plus this dict replay a round exactly."""
@@ -96,7 +110,7 @@ class RuleSet:
         unknown = sorted(set(data) - known)
         if unknown:
             raise RuleError(f"Unknown rule fields: {', '.join(unknown)}.")
-        missing = sorted(known - set(data) - set(_INT_FIELDS))
+        missing = sorted(known - set(data) - set(_OPTIONAL_FIELDS))
         if missing:
             raise RuleError(f"Missing rule fields: {', '.join(missing)}.")
         values = dict(data)

@@ -68,6 +68,7 @@ def test_ruleset_has_exactly_the_fields_the_model_mirrors():
         "everyone_rolls_once",
         "movement",
         "table_tie_break",
+        "verification",
     ]
     with pytest.raises(dataclasses.FrozenInstanceError):
         PRESETS["classic"].bell_points = 30  # type: ignore[misc]

@@ -2,7 +2,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from scoring.rules import RuleSet
+from scoring.rules import SECOND_PERSON, RuleSet
 
 
 class Stage(models.Model):
@@ -50,6 +50,12 @@ class Stage(models.Model):
     @property
     def targets(self) -> list[int]:
         return list(self.rules["targets"])
+
+    @property
+    def verification(self) -> str:
+        """How this stage's cards are verified (`scoring.cards.state`); rules stored before
+        the setting existed were played with a second person confirming."""
+        return self.rules.get("verification", SECOND_PERSON)
 
     @property
     def round_count(self) -> int:
