@@ -1,15 +1,17 @@
 """Score cards as plain values: what the tables say, what the paper says, and who checked.
 
-No Django here. A card's *state* follows from three things only: the record derived from
-the table results (if the pod reported any), the versions staff entered, and who entered and
-confirmed each. Keeping that a pure function means the pod page, the standings, the rehearsal
-and the tests all agree on what "verified" means.
+No Django here. A card's *state* follows from four things only: the record derived from
+the table results (if the pod reported any), the versions staff entered, who entered and
+confirmed each, and the event's verification mode. Keeping that a pure function means the pod
+page, the standings, the rehearsal and the tests all agree on what "verified" means.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+from .rules.ruleset import ONE_STAFF, SECOND_PERSON
 
 TOTALS = ("wins", "losses", "buncos", "minis", "snake_eyes")
 LABELS = {
@@ -61,6 +63,7 @@ class CardState:
     status: str
     official: Card | None  # the numbers standings use
     differences: list[str] = field(default_factory=list)
+    checked_by: int | None = None  # verified: who made the check that counts
 
     @property
     def verified(self) -> bool:
@@ -86,33 +89,50 @@ def differences(paper: Card, reference: Card, *, against: str = "tables") -> lis
     return found
 
 
-def state(record: Card | None, entries: Sequence[Entry]) -> CardState:
-    """Where a card stands, from the table record and its stored versions (oldest first).
+def state(record: Card | None, entries: Sequence[Entry], mode: str = SECOND_PERSON) -> CardState:
+    """Where a card stands, from the table record, its stored versions (oldest first) and
+    the event's verification mode. The one place that decides "verified".
 
-    - With a table record, the paper must agree with it (or a resolution must say which is
-      right) and someone other than the person who entered it must confirm.
-    - Without one (a pod that played on paper only), two different people must enter the
-      card and agree.
-    A resolution settles a difference; it still needs a second person's confirmation.
+    Both modes: a paper card that disagrees with the table record is flagged until a
+    resolution (with its reason) says which is right; without a record (a pod that played on
+    paper only), entries by different people that disagree are flagged the same way.
+
+    - `SECOND_PERSON`: someone other than the person who entered the current version (or
+      resolved it) must confirm it; without a record, two different people must enter the card
+      and agree.
+    - `ONE_STAFF`: the staff member's own check is the verification (the Mesquite sheet's
+      "assigned staff will highlight to verify"): a card that matches the tables, a resolution,
+      or, without a record, the card as that staff member entered it.
+
+    The default is the stricter mode, so a caller that forgets the mode never loosens a check.
     """
     if not entries:
         return CardState(Status.UNCHECKED, record)
     current = entries[-1]
-    confirmed = current.confirmed_by is not None and current.confirmed_by != current.entered_by
+    one_staff = mode == ONE_STAFF
+    confirmer = current.confirmed_by if current.confirmed_by != current.entered_by else None
+    checker = current.entered_by if one_staff else confirmer
     if current.resolution:
-        return CardState(Status.VERIFIED if confirmed else Status.TO_CONFIRM, current.card)
+        if checker is None:
+            return CardState(Status.TO_CONFIRM, current.card)
+        return CardState(Status.VERIFIED, current.card, checked_by=checker)
     if record is not None:
         found = differences(current.card, record)
         if found:
             return CardState(Status.DIFFERS, record, found)
-        return CardState(Status.VERIFIED if confirmed else Status.TO_CONFIRM, record)
+        if checker is None:
+            return CardState(Status.TO_CONFIRM, record)
+        return CardState(Status.VERIFIED, record, checked_by=checker)
     others = [e for e in entries[:-1] if e.entered_by != current.entered_by]
+    if others:
+        found = differences(current.card, others[-1].card, against="the other entry")
+        if found:
+            return CardState(Status.DIFFERS, current.card, found)
+    if one_staff:
+        return CardState(Status.VERIFIED, current.card, checked_by=current.entered_by)
     if not others:
         return CardState(Status.SECOND_ENTRY, current.card)
-    found = differences(current.card, others[-1].card, against="the other entry")
-    if found:
-        return CardState(Status.DIFFERS, current.card, found)
-    return CardState(Status.VERIFIED, current.card)
+    return CardState(Status.VERIFIED, current.card, checked_by=others[-1].entered_by)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
@@ -82,13 +83,16 @@ def awards_of(plan, key):
 
 
 def unverify(event, player_pk):
-    """A new, unconfirmed version of a verified card: the player is no longer eligible."""
+    """A new version of a verified card that disagrees with the tables: the player is no
+    longer eligible until it is resolved. (A mere re-entry would not do: under the Mesquite
+    sheet one staff member's matching entry verifies the card at once.)"""
     cards = card_service.load_stage(event.stage)
     current = cards.versions[player_pk][-1]
+    miscounted = card_service.card_of(current)
     card_service.enter_card(
         event.stage,
         cards.players[player_pk],
-        card_service.card_of(current),
+        replace(miscounted, buncos=miscounted.buncos + 1),
         actor=event.organiser,
         base_version=current.version,
     )

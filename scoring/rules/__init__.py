@@ -35,15 +35,25 @@ from .final import FinalResult, FinalTurn, play_final
 from .pod import PodRound, play_pod_round
 from .presets import PRESETS, get_preset
 from .roll import ROLL_KINDS, RollScore, score_roll
-from .ruleset import MOVEMENT_STYLES, TIE_BREAK_METHODS, RuleSet
+from .ruleset import (
+    MOVEMENT_STYLES,
+    ONE_STAFF,
+    SECOND_PERSON,
+    TIE_BREAK_METHODS,
+    VERIFICATION_MODES,
+    RuleSet,
+)
 from .table import Roll, TablePlay, TableRound, Turn, play_table_round
 from .tiebreak import RollOff, TieBreak, TieRoll, break_table_tie, roll_off
 
 __all__ = [
     "MOVEMENT_STYLES",
+    "ONE_STAFF",
     "PRESETS",
     "ROLL_KINDS",
+    "SECOND_PERSON",
     "TIE_BREAK_METHODS",
+    "VERIFICATION_MODES",
     "AdvancementRules",
     "Category",
     "Cut",

@@ -8,7 +8,7 @@ silent or ambiguous the comment says which reading we chose and why.
 from __future__ import annotations
 
 from .errors import RuleError
-from .ruleset import RuleSet
+from .ruleset import ONE_STAFF, SECOND_PERSON, RuleSet
 
 # complete-rules-with-examples.txt
 #  targets 1..6: "In round 1, each 1 rolled ... In round 6, each 6 rolled is worth 1 point."
@@ -26,6 +26,8 @@ from .ruleset import RuleSet
 #    from the head table should move to the middle table"; "The losing team at table #3 stays".
 #  tie-break turn_around_table: "Each player is allowed to roll the dice again for one session
 #    ... additional roll-off session(s) are repeated until the tie is broken."
+#  verification second_person: the sheet is for a home game and says nothing about checking
+#    cards; a tournament using it keeps the site's default, a second person confirms.
 CLASSIC = RuleSet(
     name="classic",
     label="Classic Bunco",
@@ -38,6 +40,7 @@ CLASSIC = RuleSet(
     table_tie_break="turn_around_table",
     min_qualifying_sets=2,
     max_qualifying_sets=4,
+    verification=SECOND_PERSON,
 )
 
 # mingle-event-pods-of-12.txt
@@ -56,6 +59,8 @@ CLASSIC = RuleSet(
 #  movement winners_up: "the winning team from the Middle and Low tables move up to a higher
 #    table. The losing team from the High table moves to the Low table."
 #  tie-break high_die_player: "each person rolls one dice - highest score wins".
+#  verification second_person: the sheet names no staff and no check of the personal score
+#    sheets, so the default holds: a second person confirms each card.
 MINGLE = RuleSet(
     name="mingle",
     label="Mingle Event (pods of 12)",
@@ -69,6 +74,7 @@ MINGLE = RuleSet(
     table_tie_break="high_die_player",
     min_qualifying_sets=3,
     max_qualifying_sets=3,
+    verification=SECOND_PERSON,
 )
 
 # mesquite-gaming-staff-verified.txt
@@ -86,6 +92,10 @@ MINGLE = RuleSet(
 #    from A to B, from B to C and from C to A ... one winner must move seats".
 #  tie-break roll_to_target: "Ties in the round will be decided by continuing to roll. The
 #    first person to roll the target number wins the Round for their team."
+#  verification one_staff: "Each Team will have (1) Staff Member Assigned to them. Assigned
+#    Staff will highlight to verify each of the following on your score cards: Bunco, Mini
+#    Bunco, Wins"; "all sheets will be collected by your Teams Assigned Staff and will be
+#    retabulated for accuracy". One assigned person checks; nobody confirms after them.
 MESQUITE = RuleSet(
     name="mesquite",
     label="Mesquite Gaming (staff verified)",
@@ -96,6 +106,7 @@ MESQUITE = RuleSet(
     everyone_rolls_once=False,
     movement="losers_walk",
     table_tie_break="roll_to_target",
+    verification=ONE_STAFF,
 )
 
 # rolling-for-pink-tournament.txt
@@ -115,6 +126,8 @@ MESQUITE = RuleSet(
 #    goes down to Table 2 ... the losing team from Table 3 stays".
 #  tie-break high_die_pair: "One player from each team will roll one die simultaneously. The
 #    person who rolls the highest number wins" (equal dice are rolled again).
+#  verification second_person: the sheet is silent on checking cards; with a semi-final and a
+#    final table riding on the counts, the default stands: a second person confirms.
 ROLLING_FOR_PINK = RuleSet(
     name="rolling-for-pink",
     label="Rolling for Pink Tournament",
@@ -127,6 +140,7 @@ ROLLING_FOR_PINK = RuleSet(
     table_tie_break="high_die_pair",
     min_qualifying_sets=3,
     max_qualifying_sets=3,
+    verification=SECOND_PERSON,
 )
 
 PRESETS: dict[str, RuleSet] = {

@@ -19,6 +19,12 @@ TIE_BREAK_METHODS: tuple[str, ...] = (
     "turn_around_table",
 )
 
+# How a score card becomes verified (see `scoring.cards.state`): one staff member's check
+# against the table results, or a second person confirming someone else's entry.
+ONE_STAFF = "one_staff"
+SECOND_PERSON = "second_person"
+VERIFICATION_MODES: tuple[str, ...] = (ONE_STAFF, SECOND_PERSON)
+
 _INT_FIELDS = ("bunco_points", "mini_bunco_points", "bell_points")
 _BOOL_FIELDS = (
     "snake_eyes",
@@ -97,6 +103,11 @@ class RuleSet:
             raise RuleError(
                 f"Unknown tie-break {self.table_tie_break!r}; "
                 f"choose one of {', '.join(TIE_BREAK_METHODS)}."
+            )
+        if self.verification not in VERIFICATION_MODES:
+            raise RuleError(
+                f"Unknown card verification {self.verification!r}; "
+                f"choose one of {', '.join(VERIFICATION_MODES)}."
             )
 
     @property

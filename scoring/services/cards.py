@@ -8,12 +8,13 @@ Every page about cards (a pod's cards, a player's own card, standings, CSV) goes
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from scoring.rules import ONE_STAFF, SECOND_PERSON
 from tournaments.models import Player, Pod, Seat, Stage
 from tournaments.permissions import may_act_on_pod
 from tournaments.services import audit
@@ -24,6 +25,10 @@ from ..cards import state as card_state
 from ..models import CardEntry, RollCredit, TableResult
 
 MAX_COUNT = 99
+VERIFIED_BY = {
+    ONE_STAFF: "in this event one staff member's check is enough.",
+    SECOND_PERSON: "two people have already checked it.",
+}
 
 
 def may_verify(user, pod: Pod) -> bool:
@@ -169,7 +174,9 @@ def load_stage(stage: Stage, *, pod: Pod | None = None) -> StageCards:
         for player in players
     }
     states = {
-        player: card_state(records[player], [entry_of(e) for e in versions.get(player, [])])
+        player: card_state(
+            records[player], [entry_of(e) for e in versions.get(player, [])], stage.verification
+        )
         for player in players
     }
     return StageCards(stage, players, pod_of, records, dict(versions), states, seats, credits)
@@ -284,7 +291,8 @@ def enter_card(stage: Stage, player: Player, card: Card, *, actor, base_version:
 
 @transaction.atomic
 def confirm_card(stage: Stage, player: Player, *, actor, version: int) -> CardEntry:
-    """A second person agrees with the current version; never the one who entered it."""
+    """Records the second person's check, refused unless the event's rule says this very
+    confirmation verifies the card (so a forged form cannot confirm one's own entry)."""
     pod = _pod_of_player(stage, player)
     if not may_verify(actor, pod):
         raise UserFacingError(f"You are not assigned to {pod}.")
@@ -292,17 +300,22 @@ def confirm_card(stage: Stage, player: Player, *, actor, version: int) -> CardEn
     if current is None:
         raise UserFacingError("Nobody has entered this card yet.")
     _check_version(current, version)
-    if current.entered_by_id == actor.pk:
-        raise UserFacingError("You entered this version yourself; someone else must confirm it.")
     if current.confirmed_by_id is not None:
         raise UserFacingError(f"Already confirmed by {current.confirmed_by.get_username()}.")
-    state = current_state(stage, player)
+    cards = load_stage(stage, pod=pod)
+    state = cards.states[player.pk]
     if state.status == Status.DIFFERS:
         raise UserFacingError("The card disagrees with the tables: resolve the difference first.")
     if state.status == Status.SECOND_ENTRY:
         raise UserFacingError(
             "This pod has no table record: enter the card yourself from the paper instead."
         )
+    if state.verified:
+        raise UserFacingError(f"Already verified: {VERIFIED_BY[stage.verification]}")
+    entries = [entry_of(e) for e in cards.versions[player.pk]]
+    entries[-1] = replace(entries[-1], confirmed_by=actor.pk)
+    if not card_state(cards.records[player.pk], entries, stage.verification).verified:
+        raise UserFacingError("You entered this version yourself; someone else must confirm it.")
     current.confirmed_by = actor
     current.confirmed_at = timezone.now()
     current.save(update_fields=["confirmed_by", "confirmed_at"])

@@ -28,6 +28,7 @@ from tournaments.services.errors import UserFacingError
 from ..cards import LABELS, TOTALS, Card, CardState, Status
 from ..forms_cards import CardForm, ConfirmForm, ResolveForm
 from ..models import CardEntry
+from ..rules import ONE_STAFF, SECOND_PERSON
 from ..services.cards import (
     StageCards,
     card_of,
@@ -56,6 +57,18 @@ STATUS_BADGES = {
     Status.SECOND_ENTRY: "text-bg-warning",
     Status.TO_CONFIRM: "text-bg-info",
     Status.VERIFIED: "text-bg-success",
+}
+# What each verification mode asks of staff, in the words the card pages use.
+MODE_TITLES = {
+    ONE_STAFF: "One staff member checks each card",
+    SECOND_PERSON: "A second person confirms each card",
+}
+MODE_NOTES = {
+    ONE_STAFF: "A card that matches the table results is verified as soon as the staff member "
+    "enters it; a difference is settled by a resolution with its reason. Nobody needs to "
+    "confirm after them.",
+    SECOND_PERSON: "Someone other than the person who entered (or resolved) a card must hold "
+    "the paper next to it and confirm it.",
 }
 TOTAL_LABELS = {**{name: label.capitalize() for name, label in LABELS.items()}, "minis": "Minis"}
 
@@ -158,21 +171,6 @@ def reference_of(cards: StageCards, player_id: int) -> Card | None:
     return None
 
 
-def checker_of(versions: list[CardEntry], state: CardState) -> int | None:
-    """Who made the second check: the confirmer, or the other person who entered the same
-    card in a paper-only pod."""
-    if not versions:
-        return None
-    current = versions[-1]
-    if current.confirmed_by_id is not None:
-        return current.confirmed_by_id
-    if state.verified:
-        for entry in reversed(versions[:-1]):
-            if entry.entered_by_id != current.entered_by_id:
-                return entry.entered_by_id
-    return None
-
-
 def usernames(cards: StageCards) -> dict[int, str]:
     """Everyone who entered or confirmed a version of these cards: one query."""
     ids = {
@@ -200,6 +198,7 @@ class CardView:
     url: str = ""
     mine: bool = False  # the person looking entered the current version
     hidden: bool = False  # a paper-only card entered once, shown to its enterer only
+    paper_only: bool = False  # the pod reported no table results
 
     @property
     def status(self) -> str:
@@ -233,7 +232,7 @@ def card_view(
     if state.status == Status.DIFFERS:
         # What the paper says, its boxes that disagree outlined.
         shown, against = card_of(versions[-1]), reference_of(cards, player_id)
-    checker = checker_of(versions, state)
+    checker = state.checked_by
     mine = bool(versions) and versions[-1].entered_by_id == user_id
     # Every version of such a card is by the same person (else it would be compared).
     hidden = state.status == Status.SECOND_ENTRY and not mine
@@ -251,6 +250,7 @@ def card_view(
         url=url,
         mine=mine,
         hidden=hidden,
+        paper_only=cards.records.get(player_id) is None,
     )
 
 
@@ -282,6 +282,9 @@ class CardPodAccessMixin(PodAccessMixin):
             "pod": self.pod,
             "stage_query": self.stage_query,
             "snake_eyes": bool(self.stage.rules.get("snake_eyes")),
+            "verification": self.stage.verification,
+            "mode_title": MODE_TITLES[self.stage.verification],
+            "mode_note": MODE_NOTES[self.stage.verification],
         }
 
 
@@ -496,10 +499,9 @@ class CardDetailView(TournamentPermissionMixin, CardPodAccessMixin, View):
             self.load(self.player.pk)
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
             return self.render(resolve_form=form)
-        return self.done(
-            f"{self.player.name}'s card resolved (version {entry.version}): someone other "
-            "than you must now confirm it."
-        )
+        state = current_state(self.stage, self.player)
+        then = "verified." if state.verified else "someone other than you must now confirm it."
+        return self.done(f"{self.player.name}'s card resolved (version {entry.version}): {then}")
 
 
 # --- a player's own card ----------------------------------------------------------------------

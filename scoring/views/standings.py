@@ -31,7 +31,7 @@ from tournaments.services.csv_io import neutralise
 
 from ..cards import Status
 from ..services.cards import SORT_KEYS, StandingRow, load_stage, standings
-from .cards import STATUS_BADGES, STATUS_LABELS, checker_of, usernames
+from .cards import STATUS_BADGES, STATUS_LABELS, usernames
 from .results import pick_stage, stages_newest_first
 
 VIEW = "tournament.view"
@@ -188,7 +188,7 @@ def cards_csv_rows(cards) -> list[list]:
         pid = row.player.pk
         versions = cards.versions.get(pid, [])
         current = versions[-1] if versions else None
-        checker = checker_of(versions, cards.states[pid])
+        checker = cards.states[pid].checked_by
         marks = list(row.card.rounds) or [None] * stage.round_count
         rows.append(
             [

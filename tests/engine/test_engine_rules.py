@@ -71,6 +71,7 @@ def test_ruleset_has_exactly_the_fields_the_model_mirrors():
         "table_tie_break",
         "min_qualifying_sets",
         "max_qualifying_sets",
+        "verification",
     ]
     with pytest.raises(dataclasses.FrozenInstanceError):
         PRESETS["classic"].bell_points = 30  # type: ignore[misc]

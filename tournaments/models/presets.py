@@ -6,7 +6,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 
-from scoring.rules import RuleError, RuleSet
+from scoring.rules import ONE_STAFF, SECOND_PERSON, RuleError, RuleSet
 from scoring.rules.ruleset import MAX_QUALIFYING_SETS
 
 
@@ -27,6 +27,10 @@ class RulePreset(models.Model):
         HIGH_DIE_PLAYER = "high_die_player", "Each player rolls one die, highest wins"
         ROLL_TO_TARGET = "roll_to_target", "Keep rolling until someone rolls the target number"
         TURN_AROUND_TABLE = "turn_around_table", "One more turn around the table"
+
+    class Verification(models.TextChoices):
+        ONE_STAFF = ONE_STAFF, "One staff member checks each card against the table results"
+        SECOND_PERSON = SECOND_PERSON, "A second person confirms each card"
 
     RULE_FIELDS = tuple(
         f.name for f in dataclasses.fields(RuleSet) if f.name not in {"name", "label"}
@@ -73,6 +77,15 @@ class RulePreset(models.Model):
         default=MAX_QUALIFYING_SETS,
         validators=[MinValueValidator(1), MaxValueValidator(MAX_QUALIFYING_SETS)],
         help_text="An event with these rules plays from the fewest to the most sets.",
+    )
+    verification = models.CharField(
+        "Card verification",
+        max_length=20,
+        choices=Verification.choices,
+        default=SECOND_PERSON,
+        help_text="One staff member: a card that matches the table results (or whose "
+        "difference is resolved with a reason) is verified by that one person. Second person: "
+        "someone other than the person who entered the card must confirm it.",
     )
 
     class Meta:

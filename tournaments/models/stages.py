@@ -3,7 +3,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
-from scoring.rules import RuleError, RuleSet
+from scoring.rules import SECOND_PERSON, RuleError, RuleSet
 
 
 class Stage(models.Model):
@@ -64,6 +64,12 @@ class Stage(models.Model):
     @property
     def targets(self) -> list[int]:
         return list(self.rules["targets"])
+
+    @property
+    def verification(self) -> str:
+        """How this stage's cards are verified (`scoring.cards.state`); rules stored before
+        the setting existed were played with a second person confirming."""
+        return self.rules.get("verification", SECOND_PERSON)
 
     @property
     def round_count(self) -> int:

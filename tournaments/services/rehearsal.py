@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring.models import CardEntry, TableResult
-from scoring.rules import play_pod_round
+from scoring.rules import SECOND_PERSON, play_pod_round
 from scoring.services import cards as card_service
 from scoring.services.results import ResultEntry, Tally, current_result, record_result
 
@@ -330,9 +330,11 @@ def pod_staff(pod: Pod, organiser) -> tuple:
 
 def verify_cards(stage: Stage, *, organiser, report: StageReport) -> None:
     """Enters every paper card as the pod's staff would, a few with miscounted tallies;
-    another staff member resolves each difference in favour of the tables and confirms."""
+    another staff member resolves each difference in favour of the tables. Where the preset
+    wants a second person, someone other than the last to touch the card confirms it."""
     pods = list(stage.pods.prefetch_related("staff").order_by("number"))
     cards = card_service.load_stage(stage)
+    second_person = stage.verification == SECOND_PERSON
     counter = 0
     for pod in pods:
         enterer, checker = pod_staff(pod, organiser)
@@ -356,15 +358,16 @@ def verify_cards(stage: Stage, *, organiser, report: StageReport) -> None:
                 )
                 report.discrepancies_resolved += 1
                 confirmer = enterer
-            card_service.confirm_card(stage, player, actor=confirmer, version=entry.version)
+            if second_person:
+                card_service.confirm_card(stage, player, actor=confirmer, version=entry.version)
     report.cards_verified = sum(
         1 for state in card_service.load_stage(stage).states.values() if state.verified
     )
 
 
 def staff_pods(stage: Stage, staff: list, organiser) -> None:
-    """Each pod has its own staff member and, where there is one, a second who checks the
-    cards: verification is a two-person job."""
+    """Each pod has its own staff member and, where there is one, a second: the one who
+    resolves differences and, where the preset wants it, confirms the cards."""
     for pod in stage.pods.order_by("number"):
         first = (pod.number - 1) // PODS_PER_STAFF % len(staff)
         team = {staff[first], staff[(first + 1) % len(staff)]}
