@@ -62,6 +62,7 @@ class RuleSet:
     table_tie_break: str
     min_qualifying_sets: int = 1
     max_qualifying_sets: int = MAX_QUALIFYING_SETS
+    verification: str = SECOND_PERSON
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
