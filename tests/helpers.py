@@ -4,6 +4,7 @@ import html
 import json
 import random
 import threading
+from dataclasses import replace
 from io import StringIO
 from types import SimpleNamespace
 from urllib.parse import urlsplit
@@ -266,6 +267,23 @@ def verified_after_three_rounds():
         card_service.enter_card(stage, player, cards.records[pid], actor=staff, base_version=0)
         card_service.confirm_card(stage, player, actor=organiser, version=1)
     return r.tournament, stage, organiser
+
+
+def miscount(stage, player_pk, actor) -> None:
+    """A new version of a verified card that disagrees with the tables: the player is no
+    longer eligible until it is resolved, whatever the preset's verification. (A mere
+    re-entry would not do: under the Mesquite sheet one staff member's matching entry
+    verifies the card at once.)"""
+    cards = card_service.load_stage(stage)
+    current = cards.versions[player_pk][-1]
+    miscounted = card_service.card_of(current)
+    card_service.enter_card(
+        stage,
+        cards.players[player_pk],
+        replace(miscounted, buncos=miscounted.buncos + 1),
+        actor=actor,
+        base_version=current.version,
+    )
 
 
 def unverify(stage, player_pk, actor) -> None:

@@ -14,8 +14,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from scoring.services import cards as card_service
-from tests.helpers import checked_in, played_without_prizes, seated_final, text, url
+from tests.helpers import checked_in, miscount, played_without_prizes, seated_final, text, url
 from tournaments.draws import Status, draw_code
 from tournaments.models import Draw, PrizeCategory, PrizeRollOff, Tournament
 from tournaments.services import advancement, draws, prizes, rehearsal, transfer
@@ -145,16 +144,7 @@ def test_a_prize_roll_off_thrown_again_gets_its_next_attempt_and_both_stay_liste
     (tie,) = [t for t in prizes.plan_prizes(tournament).pending if t.scope_group == 1]
     first = prizes.record_prize_roll_off(tournament, tie.key, actor=organiser)
     # A tied player's card is reopened: the tie changes and is thrown again.
-    stage = tournament.stages.get(kind="qualifying")
-    cards = card_service.load_stage(stage)
-    current = cards.versions[tie.players[0]][-1]
-    card_service.enter_card(
-        stage,
-        cards.players[tie.players[0]],
-        card_service.card_of(current),
-        actor=organiser,
-        base_version=current.version,
-    )
+    miscount(tournament.stages.get(kind="qualifying"), tie.players[0], organiser)
     second = prizes.record_prize_roll_off(tournament, tie.key, actor=organiser)
     subject = f"prize-roll-off:{tie.key}"
     secret = tournament.draw_secret

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
@@ -18,7 +17,7 @@ from django.db.models import Max
 from scoring.models import RollCredit
 from scoring.services import cards as card_service
 from tests.factories import UserFactory
-from tests.helpers import played_without_prizes, rehearsal_organiser
+from tests.helpers import miscount, played_without_prizes, rehearsal_organiser
 from tournaments.models import (
     AuditEntry,
     Payout,
@@ -83,19 +82,7 @@ def awards_of(plan, key):
 
 
 def unverify(event, player_pk):
-    """A new version of a verified card that disagrees with the tables: the player is no
-    longer eligible until it is resolved. (A mere re-entry would not do: under the Mesquite
-    sheet one staff member's matching entry verifies the card at once.)"""
-    cards = card_service.load_stage(event.stage)
-    current = cards.versions[player_pk][-1]
-    miscounted = card_service.card_of(current)
-    card_service.enter_card(
-        event.stage,
-        cards.players[player_pk],
-        replace(miscounted, buncos=miscounted.buncos + 1),
-        actor=event.organiser,
-        base_version=current.version,
-    )
+    miscount(event.stage, player_pk, event.organiser)
 
 
 def settle_everything(tournament, actor, seed=1):

@@ -284,7 +284,7 @@ def test_a_copy_switches_mode_and_its_event_follows_it(organiser, client_for):
 
 
 def test_the_migration_gives_drawn_stages_the_mode_of_their_sheet(one_staff, second_person):
-    migration = importlib.import_module("tournaments.migrations.0010_verification_mode")
+    migration = importlib.import_module("tournaments.migrations.0013_verification_mode")
     for event in (one_staff, second_person):
         rules = dict(event.stage.rules)
         del rules["verification"]
