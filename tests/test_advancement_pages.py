@@ -252,15 +252,33 @@ def test_final_table_page_order_and_throws(client_for):
     org = client_for(event.organiser)
     address = url("final-table", event.tournament)
     seat = dict(final.seats.values_list("seat", "player_id"))
-    response = org.post(
-        url("final-order", event.tournament), {"first": ["5", "2", "6", "3"]}, follow=True
-    )
+    order = url("final-order", event.tournament)
+    page = text(org.get(address))
+    assert page.count('name="dice"') == 4 and 'id="order-roll"' in page  # one die per finalist
+    # Seats 2 and 4 tie on the lowest die: the page asks those two, and nobody else, again.
+    response = org.post(order, {"dice": ["5", "2", "6", "2"]}, follow=True)
     final.refresh_from_db()
-    assert final.order == [seat[2], seat[4], seat[1], seat[3]]
+    assert final.order == [] and final.order_faces == [5, 2, 6, 2]
     page = text(response)
-    first = final.seats.get(seat=2).player.name
-    assert f"{first} throws first (lowest die)." in page
-    assert first in page.split('id="next-thrower"')[1].split("</div>")[0]
+    names = dict(final.seats.values_list("seat", "player__name"))
+    assert f"Tie for the lowest die: {names[2]} and {names[4]} throw again." in page
+    form = page.split('id="order-form"')[1].split("</form>")[0]
+    assert form.count('name="dice"') == 2 and names[2] in form and names[4] in form
+    assert names[1] not in form and names[3] not in form
+    assert 'id="order-roll"' not in page  # typed dice are finished by typing
+    # One die for two players is refused with the reason; nothing is stored.
+    page = text(org.post(order, {"dice": ["3"]}, follow=True))
+    assert "2 players throw now, one die each, but 1 die was entered." in page
+    final.refresh_from_db()
+    assert final.order_faces == [5, 2, 6, 2]
+    # Seat 4 throws lower, so seat 4 starts and the dice go clockwise: 4, 1, 2, 3.
+    response = org.post(order, {"dice": ["3", "1"]}, follow=True)
+    final.refresh_from_db()
+    assert final.order == [seat[4], seat[1], seat[2], seat[3]]
+    page = text(response)
+    assert f"{names[4]} throws first (lowest die), then the dice go clockwise" in page
+    assert names[4] in page.split('id="next-thrower"')[1].split("</div>")[0]
+    assert page.count("Throw 2:") == 1  # both rounds of the order roll are shown
 
     throw = url("final-throw", event.tournament)
     assert "Enter all three dice" in text(org.post(throw, {"number": 1, "die1": 2}, follow=True))
@@ -270,7 +288,7 @@ def test_final_table_page_order_and_throws(client_for):
     assert "Throw 1 is already recorded; the next is throw 2." in text(response)
     assert final.throws.count() == 1
     response = org.post(throw, {"number": 2, "die1": 6, "die2": 6, "die3": 6}, follow=True)
-    winner = final.seats.get(seat=4).player.name
+    winner = names[1]  # throw 2 is seat 1's, clockwise after seat 4
     page = text(response)
     assert f"three of a kind! {winner} wins the grand prize!" in page
     assert winner in page.split('id="winner"')[1].split("</div>")[1]

@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from scoring.rules import RuleError
+from scoring.rules import RuleError, roll_order
 from scoring.rules.advancement import FinalSeat as EngineSeat
 from scoring.rules.advancement import Standing, final_seats, settle
 from scoring.services import cards as card_service
@@ -25,7 +25,15 @@ from tests.helpers import (
     verified_after_three_rounds,
 )
 from tournaments.draws import draw_code
-from tournaments.models import Draw, FinalThrow, Qualifier, RollOffRecord, Stage
+from tournaments.models import (
+    AuditEntry,
+    Draw,
+    FinalThrow,
+    Qualifier,
+    RollOffRecord,
+    Stage,
+    Tournament,
+)
 from tournaments.services import advancement
 from tournaments.services.errors import UserFacingError
 from tournaments.services.rehearsal import (
@@ -257,14 +265,27 @@ def test_the_order_roll_and_entered_throws_reach_a_winner_then_throws_are_refuse
     with pytest.raises(UserFacingError, match="Roll for the order of play first"):
         advancement.throw(final, actor=organiser, dice=(1, 2, 3))
 
-    # Seats 1 and 2 both throw a 3 and throw again; the lowest die throws first.
-    with pytest.raises(UserFacingError, match="Not enough dice"):
-        advancement.roll_for_order(final, actor=organiser, faces=[3, 3, 5, 6])
+    # Seats 1 and 2 tie on the lowest die (3): the order waits, and only they throw again.
+    final = advancement.roll_for_order(final, actor=organiser, faces=[3, 3, 5, 6])
+    assert final.order == [] and final.order_faces == [3, 3, 5, 6]
+    assert advancement.order_state(final).needed == (seat[1], seat[2])
+    with pytest.raises(UserFacingError, match="2 players throw now, one die each, but 1 die"):
+        advancement.roll_for_order(final, actor=organiser, faces=[4])
+    with pytest.raises(UserFacingError, match="decided after 6 dice, but 7 were entered"):
+        advancement.roll_for_order(final, actor=organiser, faces=[4, 2, 1])
+    with pytest.raises(UserFacingError, match="type the re-throw too"):
+        advancement.roll_for_order(final, actor=organiser)  # no on-screen half of a typed roll
     final.refresh_from_db()
-    assert final.order == []
-    final = advancement.roll_for_order(final, actor=organiser, faces=[3, 3, 5, 6, 4, 2])
-    assert final.order == [seat[2], seat[1], seat[3], seat[4]]
+    assert final.order_faces == [3, 3, 5, 6] and final.dice_seed is None
+    # Seat 2 throws lower: seat 2 starts and the dice go clockwise, 2, 3, 4, 1.
+    final = advancement.roll_for_order(final, actor=organiser, faces=[4, 2])
+    assert final.order == [seat[2], seat[3], seat[4], seat[1]]
     assert final.order_faces == [3, 3, 5, 6, 4, 2]
+    assert list(
+        AuditEntry.objects.filter(action="final.order")
+        .order_by("pk")
+        .values_list("summary", flat=True)
+    )[-1].startswith("Order of play: ")
     with pytest.raises(UserFacingError, match="already decided"):
         advancement.roll_for_order(final, actor=organiser, faces=[1, 2, 3, 4])
 
@@ -274,21 +295,46 @@ def test_the_order_roll_and_entered_throws_reach_a_winner_then_throws_are_refuse
         advancement.throw(final, actor=organiser, dice=dice)
     made = advancement.throw(final, actor=organiser, dice=(4, 4, 4))
     final.refresh_from_db()
-    assert made.number == 6 and made.player_id == seat[1]  # the order goes round: 2,1,3,4,2,1
-    assert final.winner_id == seat[1] and final.finished_at is not None
+    assert made.number == 6 and made.player_id == seat[3]  # round the table: 2,3,4,1,2,3
+    assert final.winner_id == seat[3] and final.finished_at is not None
     assert [t.player_id for t in final.throws.order_by("number")] == [
         seat[2],
-        seat[1],
         seat[3],
         seat[4],
-        seat[2],
         seat[1],
+        seat[2],
+        seat[3],
     ]
     with pytest.raises(UserFacingError, match="already won"):
         advancement.throw(final, actor=organiser, dice=(1, 1, 1))
     with pytest.raises(UserFacingError, match="already won"):
         advancement.throw(final, actor=organiser)
     assert FinalThrow.objects.filter(final=final).count() == 6
+
+
+def test_a_tie_for_second_asks_for_no_more_dice():
+    """rolling-for-pink line 107: only the lowest die matters; seats 2 and 4 tying on a 5
+    throw nothing more, and a spare die typed in is refused without changing anything."""
+    event, final = seated_final()
+    seat = dict(final.seats.values_list("seat", "player_id"))
+    with pytest.raises(UserFacingError, match="decided after 4 dice, but 6 were entered"):
+        advancement.roll_for_order(final, actor=event.organiser, faces=[2, 5, 1, 5, 3, 4])
+    final.refresh_from_db()
+    assert final.order == [] and final.order_faces == []
+    final = advancement.roll_for_order(final, actor=event.organiser, faces=[2, 5, 1, 5])
+    assert final.order == [seat[3], seat[4], seat[1], seat[2]]
+
+
+def test_site_rolled_order_is_the_engine_reading_the_dice_code():
+    """On screen, the order roll draws from "code:order" as before and the engine reads it."""
+    event, final = seated_final()
+    final = advancement.roll_for_order(final, actor=event.organiser)
+    players = list(final.seats.order_by("seat").values_list("player_id", flat=True))
+    rng = random.Random(f"{final.dice_seed}:order")
+    expected = roll_order(players, lambda: rng.randint(1, 6))
+    assert final.order == list(expected.order) and final.order_faces == expected.faces
+    start = players.index(final.order[0])
+    assert final.order == players[start:] + players[:start]
 
 
 def test_site_rolled_order_and_throws_replay_from_the_stored_seed():
@@ -312,3 +358,15 @@ def test_no_roll_off_before_every_round_is_closed():
         advancement.record_roll_off(stage, "1", tie.category_key, actor=organiser)
     assert not RollOffRecord.objects.exists()
     assert not Draw.objects.filter(subject__startswith="roll-off").exists()
+
+
+@pytest.mark.parametrize("top_both", ["next_in_line", "empty_seat"])
+def test_the_semi_final_cut_always_fills_the_final_seats(top_both):
+    """rolling-for-pink line 102, "There are four spots at the final table": the pods follow
+    the organiser's `top_both`, but the semi-final passes a seat to the next in line, and
+    the same rules serve the advancement page's plan and the seating."""
+    tournament = Tournament(wins_places=2, buncos_places=1, top_both=top_both)
+    assert advancement.advancement_rules(tournament).top_both == top_both
+    semi = advancement.advancement_rules(tournament, semi=True)
+    assert semi.top_both == "next_in_line"
+    assert [c.places for c in semi.categories] == [1, 1]

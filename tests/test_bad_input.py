@@ -392,7 +392,12 @@ CASES = [
         at("advancement-seat-final"),
         fixed({"seed": st.integers()}),
     ),
-    Case("final-order", "done", at("final-order"), fixed(DICE_FIELDS)),
+    Case(
+        "final-order",
+        "done",
+        at("final-order"),
+        fixed({"dice": faces, "roll": booleans}),
+    ),
     Case(
         "final-throw",
         "done",
@@ -592,7 +597,7 @@ PINNED_POSTS = [
             "rethrows": TOO_MANY_DIGITS,
         },
     ),
-    ("done", "final-order", {"first": ["1", SUPERSCRIPT_TWO]}),
+    ("done", "final-order", {"dice": ["1", SUPERSCRIPT_TWO]}),
     ("done", "prize-roll-off", {"key": "x", "die": SUPERSCRIPT_TWO}),
     ("done", "prize-nominate", {"category": SUPERSCRIPT_TWO, "group": "overall"}),
     ("done", "prize-nominate", {"category": TOO_MANY_DIGITS, "group": "overall"}),

@@ -31,7 +31,17 @@ from .advancement import (
 )
 from .dice import DieSource, die_source, random_rolls, three_dice
 from .errors import EngineBug, RuleError
-from .final import FinalResult, FinalTurn, play_final
+from .final import (
+    FinalResult,
+    FinalTurn,
+    OrderResult,
+    is_win,
+    next_thrower,
+    order_of_play,
+    play_final,
+    roll_order,
+    take_turn,
+)
 from .pod import PodRound, play_pod_round
 from .presets import PRESETS, get_preset
 from .roll import ROLL_KINDS, RollScore, score_roll
@@ -66,6 +76,7 @@ __all__ = [
     "FinalTable",
     "FinalTurn",
     "GroupAdvancement",
+    "OrderResult",
     "PodRound",
     "Qualifier",
     "Ranked",
@@ -89,14 +100,19 @@ __all__ = [
     "eligibility",
     "final_seats",
     "get_preset",
+    "is_win",
+    "next_thrower",
+    "order_of_play",
     "pending_roll_offs",
     "play_final",
     "play_pod_round",
     "play_table_round",
     "random_rolls",
     "rank",
+    "roll_order",
     "roll_off",
     "score_roll",
     "settle",
+    "take_turn",
     "three_dice",
 ]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from .dice import DieSource
@@ -378,6 +378,19 @@ class FinalTable:
         return [s.player for s in self.seats]
 
 
+def final_table_rules(rules: AdvancementRules) -> AdvancementRules:
+    """The semi-final's cut, which always fills its seats with the next player in line.
+
+    The sheet (rolling-for-pink-tournament.txt, line 102) says "There are four spots at the
+    final table": one for the most wins, one for the most BUNKOs, one drawn from the other
+    semi-finalists, one wild card. A player who tops both lists takes the wins seat and the
+    BUNKO seat goes to the semi-finalist with the next most BUNKOs, whatever `top_both` the
+    organiser chose for the pods: the seat stays one earned by BUNKOs, as the sheet names it,
+    rather than becoming a second draw, and the table is never short of a player.
+    """
+    return replace(rules, top_both="next_in_line")
+
+
 def final_seats(
     semi_standings: Iterable[Standing],
     rules: AdvancementRules,
@@ -389,14 +402,17 @@ def final_seats(
 ) -> FinalTable:
     """Seat the final table: the semi-final's category leaders, a draw, then a wild card.
 
-    The semi-final is cut by `rules` like any group (roll-offs with `dice`, or with `rng`
-    when none were entered). Then `rng` draws one seat from the other eligible
+    The semi-final is cut by `final_table_rules(rules)` like any group (roll-offs with
+    `dice`, or with `rng` when none were entered), so a player topping both lists never
+    leaves a seat empty. Then `rng` draws one seat from the other eligible
     semi-finalists and the wild card from everyone present who is not yet seated (so pass
     only participants entitled to it). Pools are sorted before drawing, so the same seed and
     inputs give the same table in any order.
     """
     semi_standings = list(semi_standings)
-    semi = advance_group(semi_group_id, semi_standings, rules, rng if dice is None else dice)
+    semi = advance_group(
+        semi_group_id, semi_standings, final_table_rules(rules), rng if dice is None else dice
+    )
     seats = [
         FinalSeat(n, q.player, f"{q.category_label} in the semi-final")
         for n, q in enumerate(semi.qualifiers, 1)

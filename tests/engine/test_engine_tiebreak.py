@@ -1,4 +1,4 @@
-"""Tie-breaks at a table, roll-offs between players, and the final table."""
+"""Tie-breaks at a table and roll-offs between players (the final table: test_final_table)."""
 
 import random
 
@@ -9,7 +9,6 @@ from scoring.rules import (
     TIE_BREAK_METHODS,
     RuleError,
     break_table_tie,
-    play_final,
     roll_off,
 )
 
@@ -159,45 +158,3 @@ def test_roll_off_lowest_first_and_trivial_cases():
         roll_off(["a", "a"], random.Random(1))
     with pytest.raises(RuleError):
         roll_off(["a", "b"], random.Random(1), places=0)
-
-
-def test_final_table_lowest_goes_first_and_first_triple_wins():
-    faces = [
-        *(4, 2, 2, 5),  # order: Bea and Cat tie on the lowest die
-        *(6, 1),  # re-throw: Cat 1 goes before Bea 6
-        *(1, 2, 3),  # Cat
-        *(2, 2, 3),  # Bea
-        *(5, 5, 5),  # Ann: three of a kind wins
-    ]
-    final = play_final(["Ann", "Bea", "Cat", "Dee"], dice(*faces))
-    assert final.order == ["Cat", "Bea", "Ann", "Dee"]
-    assert final.order_roll.rounds == [
-        {"Ann": 4, "Bea": 2, "Cat": 2, "Dee": 5},
-        {"Bea": 6, "Cat": 1},
-    ]
-    assert [(t.player, t.dice) for t in final.turns] == [
-        ("Cat", (1, 2, 3)),
-        ("Bea", (2, 2, 3)),
-        ("Ann", (5, 5, 5)),
-    ]
-    assert final.winner == "Ann"
-
-
-def test_seeded_final_ends_on_the_first_triple():
-    for seed in range(20):
-        final = play_final([1, 2, 3, 4], random.Random(seed))
-        *before, last = final.turns
-        assert len(set(last.dice)) == 1 and last.player == final.winner
-        assert all(len(set(t.dice)) > 1 for t in before)
-        assert [t.player for t in final.turns] == [
-            final.order[i % 4] for i in range(len(final.turns))
-        ]
-
-
-def test_final_table_errors():
-    with pytest.raises(RuleError):
-        play_final(["a"], random.Random(1))
-    with pytest.raises(RuleError):
-        play_final(["a", "b", "c", "d", "e"], random.Random(1))
-    with pytest.raises(RuleError):
-        play_final(["a", "a", "b", "c"], random.Random(1))

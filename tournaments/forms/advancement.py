@@ -56,6 +56,7 @@ class DiceForm(forms.Form):
     With `roll` set the site rolls instead, and the dice fields are ignored.
     """
 
+    DICE_FIELDS = ("first", "rethrows")
     first = FirstThrowField(required=False)
     rethrows = forms.CharField(required=False, max_length=200)
     roll = forms.BooleanField(required=False)
@@ -66,10 +67,10 @@ class DiceForm(forms.Form):
     def clean(self):
         data = super().clean()
         if data.get("roll"):  # the site rolls: whatever was typed is not used
-            for name in ("first", "rethrows"):
+            for name in self.DICE_FIELDS:
                 self.errors.pop(name, None)
             return data
-        if not self.errors and not data.get("first"):
+        if not self.errors and not any(data.get(name) for name in self.DICE_FIELDS):
             raise forms.ValidationError("Enter the dice, or roll on screen.")
         return data
 
@@ -78,7 +79,20 @@ class DiceForm(forms.Form):
         """The dice in throw order, or None when the site is to roll."""
         if self.cleaned_data.get("roll"):
             return None
-        return [*self.cleaned_data["first"], *self.cleaned_data["rethrows"]]
+        return [face for name in self.DICE_FIELDS for face in self.cleaned_data[name]]
+
+
+class OrderForm(DiceForm):
+    """The order roll's next dice: one input per player throwing now, or `roll` for the site.
+
+    How many dice the roll needs (every finalist, then only those tied on the lowest) is the
+    engine's decision; the page shows one box per player it asks for.
+    """
+
+    DICE_FIELDS = ("dice",)
+    dice = FirstThrowField(required=False)
+    first = None
+    rethrows = None
 
 
 class RollOffForm(DiceForm):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.rules import RuleError, roll_off
+from scoring.rules import RuleError
 from scoring.rules.advancement import (
     AdvancementRules,
     Category,
@@ -25,9 +25,11 @@ from scoring.rules.advancement import (
     Tie,
     advance_group,
     final_seats,
+    final_table_rules,
     pending_roll_offs,
     settle,
 )
+from scoring.rules.final import OrderResult, order_of_play, roll_order, take_turn
 from scoring.services.cards import StageCards, load_stage, verify_pods
 
 from ..draws import FINAL_DICE, FINAL_SEATS, roll_off_subject
@@ -59,7 +61,9 @@ def advancement_rules(tournament: Tournament, *, semi: bool = False) -> Advancem
     ]
     if not categories:
         raise UserFacingError("Nobody advances: set at least one place for wins or buncos.")
-    return AdvancementRules(categories=tuple(categories), top_both=tournament.top_both)
+    rules = AdvancementRules(categories=tuple(categories), top_both=tournament.top_both)
+    # The semi-final seats the final table, which always has four players.
+    return final_table_rules(rules) if semi else rules
 
 
 def standings_of(cards: StageCards, players: list[int]) -> list[Standing]:
@@ -350,37 +354,65 @@ def seat_final(tournament: Tournament, *, actor) -> FinalTable:
     return final
 
 
+def players_by_seat(final: FinalTable) -> list[int]:
+    return list(final.seats.order_by("seat").values_list("player_id", flat=True))
+
+
+def order_state(final: FinalTable, players: list[int] | None = None) -> OrderResult | None:
+    """The order roll as the engine reads the stored dice: who throws next, or the order.
+
+    None when the stored dice do not read as an order roll (a final played before the
+    order rule was settled): the pages then show the stored order without its dice.
+    """
+    try:
+        return order_of_play(players or players_by_seat(final), final.order_faces)
+    except RuleError:
+        return None
+
+
 @transaction.atomic
 def roll_for_order(final: FinalTable, *, actor, faces: list[int] | None = None) -> FinalTable:
-    """Lowest die throws first; ties re-throw. Staff type the faces or the site rolls."""
+    """Records the next round of the order roll: the dice staff typed, or the site's roll.
+
+    Typed dice are one per player throwing now (every finalist, then only those tied on
+    the lowest die); the order is saved once it is decided. The site rolls the whole order
+    at once from the "code:order" stream of the final's dice code, so it is refused after
+    typed dice: a roll half typed, half drawn could not be checked against the code.
+    """
     final = FinalTable.objects.select_for_update().get(pk=final.pk)
     if final.order:
         raise UserFacingError("The order of play is already decided.")
-    players = list(final.seats.order_by("seat").values_list("player_id", flat=True))
+    players = players_by_seat(final)
     if faces is None:
+        if final.order_faces:
+            raise UserFacingError(
+                "The first dice of the order roll were typed in; type the re-throw too."
+            )
         final.dice_seed = draws.next_seed(final.tournament, FINAL_DICE, actor=actor)
-        source = random.Random(f"{final.dice_seed}:order").randint
-        dice = lambda: source(1, 6)  # noqa: E731
+        rng = random.Random(f"{final.dice_seed}:order")
+        result = roll_order(players, lambda: rng.randint(1, 6))
     else:
-        if any(isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 6 for f in faces):
-            raise UserFacingError("Each die is a number from 1 to 6.")
-        dice = iter(faces).__next__
-    try:
-        result = roll_off(players, dice, high_wins=False)
-    except (RuleError, StopIteration) as exc:
-        raise UserFacingError("Not enough dice for the order roll-off; enter every die.") from exc
-    thrown = [face for throw in result.rounds for face in throw.values()]
-    if faces is not None and len(thrown) != len(faces):
-        raise UserFacingError(f"The order was decided after {len(thrown)} dice; check the entry.")
-    final.order_faces, final.order = thrown, list(result.order)
+        if not faces:
+            raise UserFacingError("Enter one die for each finalist throwing.")
+        try:
+            result = order_of_play(players, [*final.order_faces, *faces])
+        except RuleError as exc:
+            raise UserFacingError(str(exc)) from exc
+    final.order_faces, final.order = result.faces, list(result.order)
     final.save(update_fields=["order_faces", "order", "dice_seed"])
+    names = dict(Player.objects.filter(pk__in=players).values_list("pk", "name"))
+    summary = (
+        f"Order of play: {' then '.join(names[p] for p in result.order)}"
+        if result.decided
+        else f"Tie for the lowest die: {', '.join(names[p] for p in result.needed)} throw again"
+    )
     audit.record(
         "final.order",
-        "Order of play rolled",
+        summary,
         actor=actor,
         tournament=final.tournament,
         target=final,
-        data={"faces": thrown},
+        data={"faces": result.faces, "seed": final.dice_seed},
     )
     return final
 
@@ -411,30 +443,33 @@ def throw(
             if number < next_number
             else f"The next throw is throw {next_number}; reload the page."
         )
-    player = final.order[(next_number - 1) % len(final.order)]
     if dice is None:
         if final.dice_seed is None:
             final.dice_seed = draws.next_seed(final.tournament, FINAL_DICE, actor=actor)
             final.save(update_fields=["dice_seed"])
         rng = random.Random(f"{final.dice_seed}:{next_number}")
         dice = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
-    if len(dice) != 3 or any(
-        isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6 for d in dice
-    ):
-        raise UserFacingError("Enter three dice, each 1 to 6.")
+    try:
+        turn = take_turn(final.order, next_number - 1, dice)
+    except RuleError as exc:
+        raise UserFacingError(str(exc)) from exc
     made = FinalThrow.objects.create(
-        final=final, number=next_number, player_id=player, dice=list(dice), entered_by=actor
+        final=final,
+        number=next_number,
+        player_id=turn.player,
+        dice=list(turn.dice),
+        entered_by=actor,
     )
-    if dice[0] == dice[1] == dice[2]:
-        final.winner_id = player
+    if turn.wins:
+        final.winner_id = turn.player
         final.finished_at = timezone.now()
         final.save(update_fields=["winner", "finished_at"])
         audit.record(
             "final.won",
-            f"Grand prize won with {dice}",
+            f"Grand prize won with {turn.dice}",
             actor=actor,
             tournament=final.tournament,
             target=final,
-            data={"player": player},
+            data={"player": turn.player},
         )
     return made

@@ -22,7 +22,7 @@ from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.views.generic import TemplateView, View
 
-from scoring.rules import RuleError, roll_off
+from scoring.rules import next_thrower
 from scoring.rules.advancement import (
     AdvancementRules,
     Category,
@@ -34,7 +34,7 @@ from scoring.rules.advancement import (
 )
 from scoring.services.cards import load_stage
 
-from ..forms.advancement import DiceForm, RollOffForm, StageChoiceForm, ThrowForm
+from ..forms.advancement import OrderForm, RollOffForm, StageChoiceForm, ThrowForm
 from ..forms.stages import first_error
 from ..models import FinalSeat, FinalTable, FinalThrow, Player, Qualifier, RollOffRecord, Stage
 from ..permissions import TournamentPermissionMixin
@@ -416,6 +416,7 @@ class FinalShown:
     throws: list[FinalThrow]
     order: list[SeatShown] = field(default_factory=list)
     order_throws: list[Throw] = field(default_factory=list)
+    needed: list[SeatShown] = field(default_factory=list)  # who throws for the order next
 
     @property
     def winner(self) -> SeatShown | None:
@@ -429,7 +430,13 @@ class FinalShown:
     def next_seat(self) -> SeatShown | None:
         if not self.order or self.final.winner_id is not None:
             return None
-        return self.order[len(self.throws) % len(self.order)]
+        player = next_thrower(self.final.order, len(self.throws))
+        return next((s for s in self.seats if s.seat.player_id == player), None)
+
+    @property
+    def order_started(self) -> bool:
+        """Typed dice of a tie for the lowest are in: the rest must be typed too."""
+        return bool(self.final.order_faces) and not self.final.order
 
     @property
     def last_throw(self) -> FinalThrow | None:
@@ -454,22 +461,14 @@ def final_shown(final: FinalTable) -> FinalShown:
     throws = list(final.throws.select_related("player").order_by("number"))
     by_player = {s.seat.player_id: s for s in seats}
     shown = FinalShown(final, seats, throws)
-    if final.order:
-        shown.order = [by_player[p] for p in final.order if p in by_player]
-        # The order roll's throws, replayed from the stored faces in seat order.
-        try:
-            result = roll_off(
-                [s.seat.player_id for s in seats],
-                iter(final.order_faces).__next__,
-                high_wins=False,
-            )
-        except RuleError:
-            result = None
-        if result is not None:
-            shown.order_throws = [
-                Throw([(by_player[p].name, face) for p, face in throw.items()])
-                for throw in result.rounds
-            ]
+    shown.order = [by_player[p] for p in final.order if p in by_player]
+    state = service.order_state(final, [s.seat.player_id for s in seats])
+    if state is not None:
+        shown.order_throws = [
+            Throw([(by_player[p].name, face) for p, face in throw.items()])
+            for throw in state.rounds
+        ]
+        shown.needed = [by_player[p] for p in state.needed]
     return shown
 
 
@@ -650,11 +649,17 @@ class FinalAction(FinalMixin, View):
 
 class FinalOrderView(FinalAction):
     def act(self, final):
-        form = DiceForm(self.request.POST)
+        form = OrderForm(self.request.POST)
         self.valid(form)
         final = service.roll_for_order(final, actor=self.request.user, faces=form.faces)
-        names = player_names(final.order)
-        return f"{names[final.order[0]]} throws first (lowest die)."
+        if final.order:
+            names = player_names(final.order)
+            return (
+                f"{names[final.order[0]]} throws first (lowest die), "
+                "then the dice go clockwise round the seats."
+            )
+        shown = final_shown(final)
+        return f"Tie for the lowest die: {' and '.join(s.name for s in shown.needed)} throw again."
 
 
 class FinalThrowView(FinalAction):
