@@ -23,6 +23,7 @@ from tests.helpers import (
 from tournaments.draws import draw_code
 from tournaments.models import (
     AuditEntry,
+    LastBuncoMark,
     Payout,
     Player,
     PrizeAward,
@@ -74,7 +75,7 @@ def awarded(event, admin):
 
 # --- who may use the pages --------------------------------------------------------------------
 
-PAGES = ["prizes", "prize-winners", "payouts", "ledger", "ledger-csv"]
+PAGES = ["prizes", "prize-winners", "prize-last-bunco", "payouts", "ledger", "ledger-csv"]
 ACTIONS = [
     "prize-category-add",
     "prize-template",
@@ -129,6 +130,7 @@ def state():
         PrizeRollOff.objects.count(),
         PrizeNomination.objects.count(),
         TravelingPass.objects.count(),
+        LastBuncoMark.objects.count(),
         Tournament.objects.filter(one_prize_per_player=True).count(),
     )
 
@@ -138,7 +140,7 @@ def test_staff_get_403_on_every_prize_page_on_get_and_post(event, awarded, staff
     client = client_for(staff)
     before = state()
     addresses = every_url(event, awarded)
-    assert len(addresses) == 16
+    assert len(addresses) == 17
     for address in addresses:
         assert client.get(address).status_code == 403, address
         assert client.post(address, POST).status_code == 403, address

@@ -24,9 +24,10 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.helpers import database_counts, drawn_stage, export_to
-from tournaments.models import Player, RollOffRecord, RulePreset, Tournament
+from tournaments.models import LastBuncoMark, Player, RollOffRecord, RulePreset, Tournament
 from tournaments.services import transfer
 from tournaments.services.invitations import invite
+from tournaments.services.last_bunco import last_bunco
 from tournaments.services.presets import copy_preset
 from tournaments.services.prizes import pass_traveling_item
 from tournaments.services.stages import replay_matches, seat_late_arrival
@@ -39,14 +40,23 @@ SLUG = "rehearsal-mesquite-5"
 
 def rehearsed():
     """A whole mesquite event (its prize list has judged, best-pod and rolled-off prizes),
-    plus the traveling item passed once, a staff password worth keeping, and an invitation
-    still waiting for its answer."""
+    plus the traveling item passed once, a last bunco marked by staff, a staff password worth
+    keeping, and an invitation still waiting for its answer."""
     call_command("rehearse", "--players", "30", "--preset", "mesquite", "--seed", "5")
     tournament = Tournament.objects.get(slug=SLUG)
     organiser = get_user_model().objects.get(username="organiser")
     player = tournament.players.order_by("pk")[3]
     last_round = tournament.stages.get(kind="qualifying").rounds.order_by("number").last()
     pass_traveling_item(tournament, player, actor=organiser, round_=last_round)
+    # Marked after the prizes were paid (which the page refuses), so written directly.
+    first = last_bunco(last_round.stage).recorded[0]
+    LastBuncoMark.objects.create(
+        tournament=tournament,
+        result_id=first.result_id,
+        player_id=first.player_id,
+        reason="Shouted last",
+        marked_by=organiser,
+    )
     staff = get_user_model().objects.get(username=f"{SLUG}-staff1")
     staff.set_password("kept-across-machines")
     staff.save()
@@ -391,7 +401,7 @@ def test_a_truncated_file_is_refused_and_changes_nothing(small_export):
     "damage, message",
     [
         (lambda d: d.update(format="something-else"), "not a tournament export"),
-        (lambda d: d.update(version=99), "format version 99; this site reads version 2"),
+        (lambda d: d.update(version=99), "format version 99; this site reads version 3"),
         (lambda d: d["models"].pop("tournaments.seat"), r"missing: tournaments\.seat"),
         (
             lambda d: d["models"]["tournaments.seat"][0].update(colour="red"),

@@ -14,7 +14,8 @@ Decisions that a person may ask about, kept here so they are explained in one pl
   player rolled a bunco"), rather than an eleven-way tie at zero.
 - `even_split` is for a player with as many wins as losses (at least one of each). Everyone
   with an even split is equally good, so they all share first place and the tie policy
-  decides. `last_bunco` goes to the eligible player whose last bunco came latest.
+  decides. `last_bunco` goes to the eligible player whose last bunco came latest in the
+  order the service gives (see `PlayerTotals`); the order is not a count, so no value is shown.
 - `traveling_holder` and `judged` are named by a person (`named`): the engine only checks
   that the person is in scope and eligible; an ineligible holder leaves the prize unawarded,
   because nobody else holds the item.
@@ -106,8 +107,10 @@ def _is_id(value: object) -> bool:
 class PlayerTotals:
     """One player's verified totals for the prizes, and whether they may be paid at all.
 
-    `last_bunco` is a sortable moment of the player's last bunco (e.g. global round number *
-    1000 + table order; larger is later), `None` when they rolled none.
+    `last_bunco` is where the player's last bunco stands in the order the stage's buncos were
+    recorded: 1 for the first recorded, larger for later; players credited in the same save
+    share a number. `None` when they rolled none. The service owns the order (and puts a bunco
+    staff marked as the last one after all the others); the engine only compares the numbers.
     """
 
     player: PlayerId
@@ -139,8 +142,8 @@ class PlayerTotals:
         if self.last_bunco is not None:
             if not _whole(self.last_bunco):
                 raise RuleError(
-                    f"The last bunco of player {self.player!r} is a moment of 0 or more, "
-                    f"not {self.last_bunco!r}."
+                    f"The last bunco of player {self.player!r} is a place in the order the "
+                    f"buncos were recorded (0 or more), not {self.last_bunco!r}."
                 )
             if self.buncos == 0:
                 raise RuleError(
@@ -745,8 +748,8 @@ def _entry(totals: PlayerTotals, measure: str) -> _Entry | None:
         # Everyone with an even split is equally good: one shared rank, no count to show.
         return _Entry(totals.player, 0, None) if totals.wins == totals.losses > 0 else None
     if measure == "last_bunco":
-        moment = totals.last_bunco
-        return None if moment is None else _Entry(totals.player, moment, moment)
+        order = totals.last_bunco
+        return None if order is None else _Entry(totals.player, order, None)
     raise EngineBug(f"The measure {measure!r} is not ranked from totals.")
 
 

@@ -302,3 +302,23 @@ class VoidForm(forms.Form):
         if not reason:
             raise forms.ValidationError("Say why the payment is voided.")
         return reason
+
+
+class LastBuncoForm(forms.Form):
+    """Staff naming the night's last bunco: one of the buncos on the results, and why."""
+
+    bunco = forms.ChoiceField(label="Last bunco")
+    reason = forms.CharField(
+        label="Reason",
+        max_length=300,
+        error_messages={"required": "Say why this bunco is the last one."},
+    )
+
+    def __init__(self, *args, buncos: list[tuple[str, str]], **kw):
+        super().__init__(*args, **kw)
+        self.fields["bunco"].choices = [("", "Choose the bunco…"), *buncos]
+
+    def chosen(self) -> tuple[int, int]:
+        """The result version and the player of the chosen bunco."""
+        result_id, player_id = self.cleaned_data["bunco"].split(":")
+        return int(result_id), int(player_id)

@@ -5,6 +5,7 @@ from .players import Player
 from .presets import RulePreset
 from .printouts import Printout
 from .prizes import (
+    LastBuncoMark,
     Payout,
     PrizeAward,
     PrizeCategory,
@@ -18,6 +19,7 @@ from .stages import Pod, RosterChange, Round, Seat, Stage
 from .tournament import Tournament
 
 __all__ = [
+    "LastBuncoMark",
     "FinalSeat",
     "FinalTable",
     "FinalThrow",

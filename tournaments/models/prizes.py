@@ -117,6 +117,33 @@ class TravelingPass(models.Model):
         return f"{self.player} holds the traveling item"
 
 
+class LastBuncoMark(models.Model):
+    """Staff naming a bunco as the night's last one, with why; the newest mark is in force.
+
+    The site's own answer (the bunco recorded last) is never changed: a mark is a row of its
+    own beside it, and a later mark replaces an earlier one without deleting it. The mark
+    names a table's result and a player; it stands while that table's current result still
+    credits the player with a bunco.
+    """
+
+    tournament = models.ForeignKey(
+        "Tournament", on_delete=models.CASCADE, related_name="last_bunco_marks"
+    )
+    result = models.ForeignKey("scoring.TableResult", on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey("Player", on_delete=models.PROTECT, related_name="+")
+    reason = models.CharField(max_length=300)
+    marked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    marked_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.player} marked as the last bunco"
+
+
 class PrizeRollOff(models.Model):
     """A prize tie settled by dice: faces typed in from the table, or rolled from a seed."""
 

@@ -45,6 +45,7 @@ from ..prizes import (
 from . import audit, draws, locks
 from .advancement import present_participants
 from .errors import UserFacingError
+from .last_bunco import last_bunco as night_last_bunco
 
 
 @transaction.atomic
@@ -77,17 +78,15 @@ def load_template(tournament: Tournament, name: str, *, actor) -> list[PrizeCate
 
 
 def player_totals(tournament: Tournament, stage_kind: str) -> list[PlayerTotals]:
-    """Verified cards of a stage; a player who is unverified or gone is not eligible."""
+    """Verified cards of a stage; a player who is unverified or gone is not eligible.
+
+    The last bunco is a place in the order the buncos were recorded (`last_bunco.py`)."""
     stage = tournament.stages.filter(kind=stage_kind).first()
     if stage is None:
         return []
     cards = load_stage(stage)
     present = set(present_participants(tournament))
-    last_bunco: dict[int, int] = {}
-    for credit in cards.credits:
-        if credit.buncos:
-            moment = credit.round_number * 1000 + credit.table
-            last_bunco[credit.player_id] = max(last_bunco.get(credit.player_id, 0), moment)
+    last_bunco = night_last_bunco(stage).order()
     totals = []
     for player, pod in cards.pod_of.items():
         state = cards.states[player]

@@ -62,7 +62,8 @@ from .transfer_checks import TransferError, check_fields, check_rows, describe, 
 FORMAT = "bunco-tournament"
 # 2: the draw list and secret, invitations, and the presets' sets, head-table bell and card
 # verification fields. A version-1 file lacks them, so it is refused with a clear message.
-VERSION = 2
+# 3: staff's marks of the night's last bunco.
+VERSION = 3
 
 TOURNAMENT = "tournaments.tournament"
 PLAYER = "tournaments.player"
@@ -95,6 +96,7 @@ MODELS = frozenset(
         CATEGORY,
         "tournaments.prizenomination",
         "tournaments.travelingpass",
+        "tournaments.lastbuncomark",
         PRIZE_ROLL_OFF,
         AWARD,
         "tournaments.payout",

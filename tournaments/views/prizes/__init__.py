@@ -19,6 +19,7 @@ from .categories import (
     PrizeCategoriesView,
     TemplateLoadView,
 )
+from .last_bunco import LastBuncoView
 from .ledger import LedgerCsvView, LedgerView
 from .payouts import PayoutsView, PayView, VoidView
 from .winners import AwardView, NominateView, PrizeWinnersView, RollOffView, TravelingView
@@ -36,6 +37,7 @@ urlpatterns = [
     path(f"{P}winners/traveling/", TravelingView.as_view(), name="prize-traveling"),
     path(f"{P}winners/roll-off/", RollOffView.as_view(), name="prize-roll-off"),
     path(f"{P}winners/award/", AwardView.as_view(), name="prize-award"),
+    path(f"{P}winners/last-bunco/", LastBuncoView.as_view(), name="prize-last-bunco"),
     path("t/<slug:slug>/manage/payouts/", PayoutsView.as_view(), name="payouts"),
     path("t/<slug:slug>/manage/payouts/<int:award_pk>/pay/", PayView.as_view(), name="payout-pay"),
     path(

@@ -42,8 +42,6 @@ def value_text(measure: str, value: int | None) -> str:
     if measure in NOUNS:
         one, many = NOUNS[measure]
         return f"{value} {one if value == 1 else many}"
-    if measure == "last_bunco":
-        return f"last bunco in round {value // 1000}, table {value % 1000}"
     return str(value)
 
 

@@ -26,6 +26,7 @@ from ...prizes import OVERALL, Award, PrizeTie, Unawarded
 from ...services import prizes as service
 from ...services.errors import UserFacingError
 from .common import AWARD, PrizePageMixin, name_ids, ordinal, paid_started, value_text, where, who
+from .last_bunco import night_line
 
 
 @dataclass
@@ -149,6 +150,12 @@ class PrizeWinnersView(PrizePageMixin, View):
             stale=bool(stored) and self.differs(plan, stored),
             paying=paying,
             one_prize=t.one_prize_per_player,
+            last_bunco=[
+                night_line(s, names)
+                for s in t.stages.filter(
+                    kind__in={c.stage_kind for c in categories if c.measure == "last_bunco"}
+                ).order_by("pk")
+            ],
         )
 
     # -- judged picks
