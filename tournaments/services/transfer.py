@@ -60,10 +60,10 @@ from .presets import unique_preset_slug
 from .transfer_checks import TransferError, check_fields, check_rows, describe, read_json
 
 FORMAT = "bunco-tournament"
-# 2: the draw list and secret, invitations, and the presets' sets, head-table bell and card
-# verification fields. A version-1 file lacks them, so it is refused with a clear message.
-# 3: staff's marks of the night's last bunco.
-VERSION = 3
+# 2: the draw list and secret, invitations, staff's last-bunco marks, and the presets' sets,
+# head-table bell and card verification fields. A version-1 file lacks them, so it is refused
+# with a clear message.
+VERSION = 2
 
 TOURNAMENT = "tournaments.tournament"
 PLAYER = "tournaments.player"
