@@ -58,6 +58,17 @@ class Status:
     VERIFIED = "verified"
 
 
+# Each status in words, next to the rule that decides it: the card pages, standings, its CSV
+# and the printed results all show these.
+STATUS_LABELS = {
+    Status.UNCHECKED: "not entered",
+    Status.DIFFERS: "differs",
+    Status.SECOND_ENTRY: "needs a second person to enter it",
+    Status.TO_CONFIRM: "needs a second person to confirm",
+    Status.VERIFIED: "verified",
+}
+
+
 @dataclass(frozen=True)
 class CardState:
     status: str
@@ -68,6 +79,10 @@ class CardState:
     @property
     def verified(self) -> bool:
         return self.status == Status.VERIFIED
+
+    @property
+    def label(self) -> str:
+        return STATUS_LABELS[self.status]
 
 
 def differences(paper: Card, reference: Card, *, against: str = "tables") -> list[str]:

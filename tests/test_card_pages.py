@@ -294,7 +294,7 @@ def test_paper_only_pod_needs_a_second_agreeing_entry(tournament, paper_pod, cli
     assert client_for(pia).post(url, enter_data(card)).status_code == 302
     assert state_of(stage, first).status == Status.SECOND_ENTRY
     page = client_for(pia).get(pod_cards_url(tournament, 2)).content.decode()
-    assert "needs a second entry" in page and "played on paper only" not in page
+    assert "needs a second person to enter it" in page and "played on paper only" not in page
     assert "no table results" in page
 
     # The second person types blind: the first entry's numbers are hidden from them.

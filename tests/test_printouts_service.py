@@ -28,6 +28,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
 from bunco_site.celery import app as celery_app
+from scoring.cards import STATUS_LABELS
 from scoring.services.cards import load_stage, standings
 from tests.factories import PlayerFactory, UserFactory, grant
 from tests.helpers import drawn_stage
@@ -262,7 +263,7 @@ def test_rehearsal_prints_through_the_tasks_and_reports_pages(played, settings):
 
 def test_results_sheet_matches_the_database(played):
     tournament = played.tournament
-    statuses = tuple(service.CARD_STATUS_TEXT.values()) + ("withdrawn",)
+    statuses = tuple(STATUS_LABELS.values()) + ("withdrawn",)
     for stage in tournament.stages.all():
         text = text_of(Printout.objects.get(tournament=tournament, kind="results", stage=stage))
         assert f"Results: {stage.get_kind_display()}" in text

@@ -5,6 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from scoring.rules.table import partner_number
 from tests.helpers import drawn_stage, record_pod
 from tests.test_results_pages import round_of
 from tournaments.models import Player, Seat
@@ -21,7 +22,7 @@ def finder(client, tournament, q):
 
 def partner_of(seat):
     return Seat.objects.select_related("player").get(
-        round=seat.round, pod=seat.pod, table=seat.table, seat=(seat.seat + 1) % 4 + 1
+        round=seat.round, pod=seat.pod, table=seat.table, seat=partner_number(seat.seat)
     )
 
 

@@ -150,12 +150,12 @@ def test_public_only_once_published_and_without_card_details(played, client, cli
     public = client.get(url)
     assert public.status_code == 200
     body = public.content.decode()
-    assert "provisional" in body and "to confirm by someone else" not in body
+    assert "provisional" in body and "needs a second person to confirm" not in body
     assert "@" not in body.split("<main")[1]
     for p in Player.objects.filter(tournament=tournament):
         assert p.email not in body and p.code not in body
     assert "Download all cards" not in body
-    assert "to confirm by someone else" in client_for(staff).get(url).content.decode()
+    assert "needs a second person to confirm" in client_for(staff).get(url).content.decode()
 
 
 # --- CSV --------------------------------------------------------------------------------------

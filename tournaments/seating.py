@@ -3,8 +3,8 @@
 Pure functions on plain data (player ids, `None` for a ghost) so the same code seats a real
 event, a replay from a stored seed, and the simulator. No Django here.
 
-Tables are 4-tuples in seat order; seats 0 and 2 are partners, seats 1 and 3 are partners;
-table 0 of a pod is its head table.
+Tables are 4-tuples in seat order, partners as `scoring.rules.table.partner_of` says; table 0
+of a pod is its head table. Movement styles are the engine's (`scoring.rules.ruleset`).
 
 How many pods of how many tables, and which of them get the ghosts, is planned in
 `tournaments.pods` (on counts alone, so the draw page can show it before the draw).
@@ -22,9 +22,10 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Mapping, Sequence
 
-from .pods import SeatingError, ghosts_per_table, pod_sizes, tables_for
+from scoring.rules.ruleset import MOVEMENT_STYLES
+from scoring.rules.table import partner_of
 
-MOVEMENT_STYLES: tuple[str, ...] = ("progressive", "losers_walk", "winners_up")
+from .pods import SeatingError, ghosts_per_table, pod_sizes, tables_for
 
 Table = tuple[Hashable | None, Hashable | None, Hashable | None, Hashable | None]
 Origin = tuple[int, int]  # (table index, seat index) in the previous round
@@ -37,9 +38,9 @@ def _check_tables(tables: Sequence[Sequence[Hashable | None]]) -> None:
         if not isinstance(table, tuple | list) or len(table) != 4:
             raise SeatingError(f"Table {number} must have exactly four seats.")
         for seat in (0, 1):
-            if table[seat] is None and table[seat + 2] is None:
+            if table[seat] is None and table[partner_of(seat)] is None:
                 raise SeatingError(
-                    f"Table {number}: seats {seat + 1} and {seat + 3} are both ghosts; "
+                    f"Table {number}: seats {seat + 1} and {partner_of(seat) + 1} are both ghosts; "
                     "a team needs at least one player."
                 )
         for player in table:
@@ -97,7 +98,7 @@ def plan_moves(
     def pair(table: int, side: str) -> _Pair:
         won = winners[table]
         first = won if side == "W" else 1 - won
-        return ((table, first), (table, first + 2))
+        return ((table, first), (table, partner_of(first)))
 
     def ghost(origin: Origin) -> bool:
         return tables[origin[0]][origin[1]] is None
@@ -106,8 +107,9 @@ def plan_moves(
     for first_tag, second_tag in _incoming(len(tables), style):
         a = pair(*first_tag)
         b = pair(*second_tag)
-        # Partners are seats 0&2 and 1&3, so a[0]+b[0] and a[1]+b[1] become the new pairs:
-        # each crosses two old pairs. Flip b if that would put two ghosts together.
+        # Seats 0 and 1 take a's pair, 2 and 3 b's, so under `partner_of` a[0]+b[0] and
+        # a[1]+b[1] become the new pairs: each crosses two old pairs. Flip b if that would
+        # put two ghosts together.
         if (ghost(a[0]) and ghost(b[0])) or (ghost(a[1]) and ghost(b[1])):
             b = (b[1], b[0])
         plan.append((a[0], a[1], b[0], b[1]))

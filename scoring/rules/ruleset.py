@@ -7,23 +7,66 @@ only bridge, which is why they must round-trip exactly and validate everything.
 from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import RuleError
 
-MOVEMENT_STYLES: tuple[str, ...] = ("progressive", "losers_walk", "winners_up")
-TIE_BREAK_METHODS: tuple[str, ...] = (
-    "high_die_pair",
-    "high_die_player",
-    "roll_to_target",
-    "turn_around_table",
-)
+
+class Movement(NamedTuple):
+    """How a movement style is put to people: its name, a summary that fits a form's choice
+    and a full sentence for the printed movement guide."""
+
+    name: str
+    summary: str
+    guide: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} ({self.summary})"
+
+
+# The one list of movement styles; the preset model's choices, forms and printouts read it.
+MOVEMENTS: dict[str, Movement] = {
+    "progressive": Movement(
+        "Progressive",
+        "winners move up, losers move down",
+        "Winners move up a table and losers move down one; the head table's winners stay "
+        "and the bottom table's losers stay.",
+    ),
+    "losers_walk": Movement(
+        "Losers walk",
+        "winners stay, losers move on A→B→C→A",
+        "Winners stay at their table; losers walk on to the next table (A to B to C, and "
+        "from the last table back to A).",
+    ),
+    "winners_up": Movement(
+        "Winners up",
+        "winners climb, head-table losers go to the bottom",
+        "Winners climb a table; losers stay, except the head table's losers, who go to the "
+        "bottom table.",
+    ),
+}
+MOVEMENT_STYLES: tuple[str, ...] = tuple(MOVEMENTS)
+MOVEMENT_LABELS: dict[str, str] = {style: m.label for style, m in MOVEMENTS.items()}
+
+# How a tied table is settled after a round (see `scoring.rules.tiebreak.break_table_tie`).
+TIE_BREAK_LABELS: dict[str, str] = {
+    "high_die_pair": "One player of each team rolls one die, highest wins",
+    "high_die_player": "Each player rolls one die, highest wins",
+    "roll_to_target": "Keep rolling until someone rolls the target number",
+    "turn_around_table": "One more turn around the table",
+}
+TIE_BREAK_METHODS: tuple[str, ...] = tuple(TIE_BREAK_LABELS)
 
 # How a score card becomes verified (see `scoring.cards.state`): one staff member's check
 # against the table results, or a second person confirming someone else's entry.
 ONE_STAFF = "one_staff"
 SECOND_PERSON = "second_person"
-VERIFICATION_MODES: tuple[str, ...] = (ONE_STAFF, SECOND_PERSON)
+VERIFICATION_LABELS: dict[str, str] = {
+    ONE_STAFF: "One staff member checks each card against the table results",
+    SECOND_PERSON: "A second person confirms each card",
+}
+VERIFICATION_MODES: tuple[str, ...] = tuple(VERIFICATION_LABELS)
 
 _INT_FIELDS = ("bunco_points", "mini_bunco_points", "bell_points")
 _BOOL_FIELDS = (

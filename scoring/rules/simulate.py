@@ -18,6 +18,7 @@ from .advancement import AdvancementRules, Category, Standing, advance_group
 from .errors import EngineBug, RuleError
 from .pod import PodRound, play_pod_round
 from .ruleset import RuleSet
+from .table import pair_of
 from .tiebreak import RollOff
 
 # The sheet's cut, labelled as the simulator's output has always named it.
@@ -194,7 +195,7 @@ def _mark_cards(cards: dict[int, PlayerStanding], seating: list[Table], result: 
             if player is None:
                 continue  # the partner already holds the ghost's credits (TableRound)
             card = cards[player]
-            if seat % 2 == winner:
+            if pair_of(seat) == winner:
                 card.wins += 1
             else:
                 card.losses += 1

@@ -30,8 +30,19 @@ def pair_of(seat: int) -> int:
 
 
 def partner_of(seat: int) -> int:
-    """The player across the table, who rolls for a ghost."""
+    """The player across the table, who rolls for a ghost. The one partner rule: every
+    other place (seat finder, printouts, roster changes) asks this."""
     return (seat + 2) % 4
+
+
+def partner_number(seat_number: int) -> int:
+    """`partner_of` for seats numbered 1-4, as people and stored seats count them."""
+    return partner_of(seat_number - 1) + 1
+
+
+def partner_pairs() -> tuple[tuple[int, int], ...]:
+    """The two teams as seat numbers 1-4 (for printed "partners 1 & 3" marks)."""
+    return tuple((n, partner_number(n)) for n in (1, 2, 3, 4) if n < partner_number(n))
 
 
 def check_ghosts(ghosts: Sequence[bool] | None) -> Ghosts:
@@ -42,9 +53,9 @@ def check_ghosts(ghosts: Sequence[bool] | None) -> Ghosts:
     if len(flags) != 4:
         raise RuleError("Ghost flags are given for exactly four seats.")
     for seat in (0, 1):
-        if flags[seat] and flags[seat + 2]:
+        if flags[seat] and flags[partner_of(seat)]:
             raise RuleError(
-                f"Seats {seat + 1} and {seat + 3} are partners and both ghosts; "
+                f"Seats {seat + 1} and {partner_of(seat) + 1} are partners and both ghosts; "
                 "nobody could roll for that team."
             )
     return flags  # type: ignore[return-value]
@@ -169,7 +180,7 @@ class TablePlay:
             self._rolls = []
             self._had_turn[seat] = True
         credit = self.roller(seat)
-        pair = seat % 2
+        pair = pair_of(seat)
         kind = score.kind
         if kind == "snake_eyes":
             self._points[pair] = 0

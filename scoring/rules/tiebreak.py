@@ -17,10 +17,23 @@ from dataclasses import dataclass, field
 from .dice import DieSource, die_source, three_dice
 from .errors import EngineBug, RuleError
 from .roll import check_target
-from .ruleset import TIE_BREAK_METHODS, RuleSet
-from .table import TablePlay, check_ghosts, pair_of
+from .ruleset import TIE_BREAK_LABELS, TIE_BREAK_METHODS, RuleSet
+from .table import TablePlay, check_ghosts, pair_of, partner_of
 
 MAX_PASSES = 10_000
+# How `roll_off` settles players tied for a place or a prize, in the words put to people.
+ROLL_OFF_RULE = "each tied player rolls one die, highest first; players still tied roll again"
+
+
+def tie_rules(table_tie_break: str) -> str:
+    """Both tie rules an event plays by, in one sentence for people choosing its rules."""
+    if table_tie_break not in TIE_BREAK_LABELS:
+        raise RuleError(f"Unknown tie-break {table_tie_break!r}.")
+    table = TIE_BREAK_LABELS[table_tie_break].lower()
+    return (
+        f"Tied tables: {table}. Ties for advancing or a prize are settled by roll-offs: "
+        f"{ROLL_OFF_RULE}."
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +101,7 @@ def break_table_tie(
 
 
 def _thrower(seat: int, ghosts: Sequence[bool]) -> int:
-    return (seat + 2) % 4 if ghosts[seat] else seat
+    return partner_of(seat) if ghosts[seat] else seat
 
 
 def _high_die_pair(target: int, ghosts: Sequence[bool], source: DieSource) -> TieBreak:

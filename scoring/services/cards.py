@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from scoring.rules import ONE_STAFF, SECOND_PERSON
+from scoring.rules.table import pair_of
 from tournaments.models import Player, Pod, Seat, Stage
 from tournaments.permissions import may_act_on_pod
 from tournaments.services import audit
@@ -160,7 +161,7 @@ def load_stage(stage: Stage, *, pod: Pod | None = None) -> StageCards:
             SeatResult(
                 seat.round_number,
                 seat.player_id,
-                won=(seat.seat - 1) % 2 == winner_of[key],
+                won=pair_of(seat.seat - 1) == winner_of[key],
                 buncos=credit.buncos if credit else 0,
                 minis=credit.minis if credit else 0,
                 snake_eyes=credit.snake_eyes if credit else 0,

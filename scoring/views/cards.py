@@ -25,7 +25,7 @@ from tournaments.models import Player, Seat, Stage
 from tournaments.permissions import PUBLIC, TournamentPermissionMixin, permissions_of
 from tournaments.services.errors import UserFacingError
 
-from ..cards import LABELS, TOTALS, Card, CardState, Status
+from ..cards import LABELS, STATUS_LABELS, TOTALS, Card, CardState, Status
 from ..forms_cards import CardForm, ConfirmForm, ResolveForm
 from ..models import CardEntry
 from ..rules import ONE_STAFF, SECOND_PERSON
@@ -44,13 +44,6 @@ from .results import PodAccessMixin
 
 VERIFY = "cards.verify"
 
-STATUS_LABELS = {
-    Status.UNCHECKED: "not entered",
-    Status.DIFFERS: "differs",
-    Status.SECOND_ENTRY: "needs a second entry",
-    Status.TO_CONFIRM: "to confirm by someone else",
-    Status.VERIFIED: "verified",
-}
 STATUS_BADGES = {
     Status.UNCHECKED: "text-bg-light border",
     Status.DIFFERS: "text-bg-danger",
@@ -206,7 +199,7 @@ class CardView:
 
     @property
     def label(self) -> str:
-        return STATUS_LABELS[self.state.status]
+        return self.state.label
 
     @property
     def badge(self) -> str:

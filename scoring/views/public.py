@@ -26,7 +26,8 @@ from tournaments.services.rounds import current_round, progress
 from tournaments.services.seating import seating_by_pod
 from tournaments.views.advancement import final_shown
 
-from .results import partner_number, stages_newest_first
+from ..rules.table import partner_number
+from .results import stages_newest_first
 from .standings import ranks, shared_standings
 
 MAX_MATCHES = 10

@@ -53,11 +53,6 @@ def seat_name(seat: Seat) -> str:
     return seat.player.name if seat.player_id is not None else "ghost"
 
 
-def partner_number(seat_number: int) -> int:
-    """Seats 1 and 3 are partners, seats 2 and 4 are partners."""
-    return (seat_number + 1) % 4 + 1
-
-
 def pair_label(pair: int) -> str:
     return TableResult.Pair(pair).label
 

@@ -29,9 +29,9 @@ from tournaments.permissions import (
 from tournaments.services import audit
 from tournaments.services.csv_io import neutralise
 
-from ..cards import Status
+from ..cards import STATUS_LABELS, Status
 from ..services.cards import SORT_KEYS, StandingRow, load_stage, standings
-from .cards import STATUS_BADGES, STATUS_LABELS, usernames
+from .cards import STATUS_BADGES, usernames
 from .results import pick_stage, stages_newest_first
 
 VIEW = "tournament.view"

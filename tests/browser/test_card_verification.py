@@ -70,7 +70,9 @@ def test_two_staff_verify_the_last_card_and_the_pod_is_verified(phone_page):
     page.screenshot(path=SCREENSHOTS.format("form"), full_page=True)
     page.locator("#save-card").tap()
     page.wait_for_url(re.compile(re.escape(pod_cards) + r"#card-\d+$"))
-    expect(page.get_by_role("alert").filter(has_text="to confirm by someone else")).to_be_visible()
+    expect(
+        page.get_by_role("alert").filter(has_text="needs a second person to confirm")
+    ).to_be_visible()
     expect(card).to_contain_text("someone else must confirm it")
     expect(card.get_by_role("link", name="Waiting for someone else · open")).to_be_visible()
     entry = CardEntry.objects.get(player=last)

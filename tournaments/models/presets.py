@@ -6,8 +6,14 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 
-from scoring.rules import ONE_STAFF, SECOND_PERSON, RuleError, RuleSet
-from scoring.rules.ruleset import MAX_QUALIFYING_SETS
+from scoring.rules import SECOND_PERSON, RuleError, RuleSet
+from scoring.rules.ruleset import (
+    MAX_QUALIFYING_SETS,
+    MOVEMENT_LABELS,
+    TIE_BREAK_LABELS,
+    VERIFICATION_LABELS,
+)
+from scoring.rules.tiebreak import tie_rules
 
 
 class RulePreset(models.Model):
@@ -16,21 +22,6 @@ class RulePreset(models.Model):
     The fields mirror `scoring.rules.RuleSet` one to one so that `to_ruleset` is the only
     bridge between what an organiser edits and what the engine plays.
     """
-
-    class Movement(models.TextChoices):
-        PROGRESSIVE = "progressive", "Progressive (winners move up, losers move down)"
-        LOSERS_WALK = "losers_walk", "Losers walk (winners stay, losers move on A→B→C→A)"
-        WINNERS_UP = "winners_up", "Winners up (winners climb, head-table losers go to the bottom)"
-
-    class TieBreak(models.TextChoices):
-        HIGH_DIE_PAIR = "high_die_pair", "One player of each team rolls one die, highest wins"
-        HIGH_DIE_PLAYER = "high_die_player", "Each player rolls one die, highest wins"
-        ROLL_TO_TARGET = "roll_to_target", "Keep rolling until someone rolls the target number"
-        TURN_AROUND_TABLE = "turn_around_table", "One more turn around the table"
-
-    class Verification(models.TextChoices):
-        ONE_STAFF = ONE_STAFF, "One staff member checks each card against the table results"
-        SECOND_PERSON = SECOND_PERSON, "A second person confirms each card"
 
     RULE_FIELDS = tuple(
         f.name for f in dataclasses.fields(RuleSet) if f.name not in {"name", "label"}
@@ -65,8 +56,8 @@ class RulePreset(models.Model):
         "the turn in progress.",
     )
     everyone_rolls_once = models.BooleanField(default=False)
-    movement = models.CharField(max_length=20, choices=Movement.choices)
-    table_tie_break = models.CharField(max_length=20, choices=TieBreak.choices)
+    movement = models.CharField(max_length=20, choices=list(MOVEMENT_LABELS.items()))
+    table_tie_break = models.CharField(max_length=20, choices=list(TIE_BREAK_LABELS.items()))
     min_qualifying_sets = models.PositiveSmallIntegerField(
         "fewest qualifying sets",
         default=1,
@@ -81,7 +72,7 @@ class RulePreset(models.Model):
     verification = models.CharField(
         "Card verification",
         max_length=20,
-        choices=Verification.choices,
+        choices=list(VERIFICATION_LABELS.items()),
         default=SECOND_PERSON,
         help_text="One staff member: a card that matches the table results (or whose "
         "difference is resolved with a reason) is verified by that one person. Second person: "
@@ -103,6 +94,11 @@ class RulePreset(models.Model):
             return tuple(int(part) for part in self.targets.split(",") if part.strip())
         except ValueError as exc:
             raise ValidationError({"targets": "Targets must be numbers 1 to 6."}) from exc
+
+    @property
+    def tie_rules(self) -> str:
+        """Both tie rules in the engine's words, so a preset's description cannot drift."""
+        return tie_rules(self.table_tie_break)
 
     def to_ruleset(self) -> RuleSet:
         values = {name: getattr(self, name) for name in self.RULE_FIELDS}

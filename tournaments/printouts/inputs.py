@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from tournaments.seating import MOVEMENT_STYLES
+from scoring.rules.ruleset import MOVEMENT_STYLES
 
 
 def _freeze(obj: object, *names: str) -> None:
@@ -64,7 +64,7 @@ class CardInfo:
 
 @dataclass(frozen=True)
 class TableInfo:
-    """A table's starting seats in order 1-4 (seats 1 & 3 and 2 & 4 are partners)."""
+    """A table's starting seats in order 1-4 (partners as `scoring.rules.table.partner_pairs`)."""
 
     pod: int
     table: int

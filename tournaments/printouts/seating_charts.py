@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
 
+from scoring.rules.ruleset import MOVEMENTS
+from scoring.rules.table import pair_of
 from tournaments.seating import plan_moves
 
 from .inputs import EventInfo, PodSeating, TableInfo
@@ -32,12 +34,7 @@ from .layout import (
     wrap_words,
 )
 
-STYLE_NAMES = {
-    "progressive": "Progressive",
-    "losers_walk": "Losers walk",
-    "winners_up": "Winners up",
-}
-PAIR_COLOURS = ((0.80, 0.89, 1.0), (1.0, 0.88, 0.70))  # seats 1 & 3, seats 2 & 4
+PAIR_COLOURS = ((0.80, 0.89, 1.0), (1.0, 0.88, 0.70))  # by `pair_of`: seats 1 & 3, seats 2 & 4
 GHOST = "Ghost"
 
 
@@ -54,8 +51,8 @@ class Arrival:
 def movement_plan(tables: int, style: str) -> list[list[Arrival]]:
     """For each table (1-based numbers), the two pairs that sit there next round.
 
-    Asks the seating engine with dummy players where seats 1 and 3 won everywhere; seat
-    parity then tells winners from losers.
+    Asks the seating engine with dummy players where pair 0 won everywhere; `pair_of` then
+    tells winners from losers.
     """
     dummy = [tuple(4 * t + s for s in range(4)) for t in range(tables)]
     plan = plan_moves(dummy, [0] * tables, style)
@@ -64,8 +61,8 @@ def movement_plan(tables: int, style: str) -> list[list[Arrival]]:
         (t1, s1), _, (t2, s2), _ = seats
         result.append(
             [
-                Arrival(number, t1 + 1, "winners" if s1 % 2 == 0 else "losers", (1, 2)),
-                Arrival(number, t2 + 1, "winners" if s2 % 2 == 0 else "losers", (3, 4)),
+                Arrival(number, t1 + 1, "winners" if pair_of(s1) == 0 else "losers", (1, 2)),
+                Arrival(number, t2 + 1, "winners" if pair_of(s2) == 0 else "losers", (3, 4)),
             ]
         )
     return result
@@ -176,7 +173,7 @@ def _draw_table_icon(c: Canvas, x: float, y: float, table: TableInfo) -> None:
     c.setDash()
     c.setStrokeGray(0.3)
     for number, (sx, sy) in enumerate(positions, start=1):
-        c.setFillColorRGB(*PAIR_COLOURS[(number - 1) % 2])
+        c.setFillColorRGB(*PAIR_COLOURS[pair_of(number - 1)])
         c.circle(sx, sy, seat / 2, stroke=1, fill=1)
         c.setFillGray(0)
         c.setFont(SANS_BOLD, 7.5)
@@ -323,7 +320,7 @@ def _draw_movement(p: _Page, event: EventInfo, tables: int) -> None:
     p.need(40)
     c.setFillGray(0)
     c.setFont(SANS_BOLD, 12)
-    c.drawString(p.left, p.y - 12, f"After each round: {STYLE_NAMES[event.movement]}")
+    c.drawString(p.left, p.y - 12, f"After each round: {MOVEMENTS[event.movement].name}")
     p.y -= 20
     for line in wrap_words(event.movement_text, font_for(event.movement_text), 9, width):
         p.need(12)

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from scoring.rules.table import partner_pairs
+
 from .inputs import EventInfo, TableInfo
 from .layout import (
     SANS,
@@ -36,6 +38,7 @@ HEADER_ROW = 22.0
 SLOTS = 6  # running-total spaces per line; two lines per team per round
 # Column widths as shares of the sheet: round, Us running, Us final, Them running, Them final,
 # winner.
+PARTNERS_TEXT = ", ".join(f"{a} & {b}" for a, b in partner_pairs())
 SHARES = (56, 150, 38, 150, 38, 84)
 
 
@@ -190,7 +193,7 @@ def _draw_sheet(
         canvas.setFillGray(0)
     if set_number == 1:
         seats = "   ".join(f"{n} {name}" for n, name in enumerate(table.seats, start=1))
-        text = f"Starting seats (partners 1 & 3, 2 & 4):   {seats}"
+        text = f"Starting seats (partners {PARTNERS_TEXT}):   {seats}"
     else:
         text = f"Seats carry on from the last round of set {set_number - 1} (nobody is reseated)."
     draw_fitted(canvas, left, top - 63, text, SANS, 8.5, right - left, 5.5)

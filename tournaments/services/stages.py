@@ -14,6 +14,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from scoring.rules import RuleSet
+from scoring.rules.table import partner_of
 
 from ..draws import pods_subject
 from ..models import Player, Pod, RosterChange, Round, Seat, Stage, Tournament
@@ -291,7 +292,7 @@ def player_leaves(stage: Stage, player: Player, *, actor) -> Pod:
     else:
         raise UserFacingError(f"{player.name} has no seat in this stage.")
     i = tokens.index(player.pk)
-    partner = tokens[(i // 4) * 4 + (i % 4 + 2) % 4]
+    partner = tokens[(i // 4) * 4 + partner_of(i % 4)]
     if partner < 0:
         raise UserFacingError(
             f"{player.name}'s partner in round {round_.number} is already a ghost; "

@@ -20,6 +20,8 @@ from django.urls import path, reverse
 from django.views.generic import TemplateView, View
 from django_htmx.http import HttpResponseClientRedirect
 
+from scoring.rules.ruleset import MOVEMENT_LABELS, TIE_BREAK_LABELS
+
 from ..forms.stages import (
     CloseRoundForm,
     DrawForm,
@@ -34,7 +36,6 @@ from ..forms.stages import (
     staff_accounts,
 )
 from ..models import Player, Pod, RosterChange, Round, Seat, Stage
-from ..models.presets import RulePreset
 from ..permissions import TournamentPermissionMixin, permissions_of
 from ..pods import PodPlan
 from ..services import rounds as round_service
@@ -89,16 +90,11 @@ def latest_stage(tournament) -> Stage | None:
 
 
 def rules_summary(rules: dict) -> dict:
-    def label(choices, value):
-        try:
-            return choices(value).label
-        except ValueError:
-            return value
-
+    movement, tie_break = rules.get("movement"), rules.get("table_tie_break")
     return {
         **rules,
-        "movement_label": label(RulePreset.Movement, rules.get("movement")),
-        "tie_break_label": label(RulePreset.TieBreak, rules.get("table_tie_break")),
+        "movement_label": MOVEMENT_LABELS.get(movement, movement),
+        "tie_break_label": TIE_BREAK_LABELS.get(tie_break, tie_break),
     }
 
 

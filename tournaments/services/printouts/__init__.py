@@ -12,8 +12,6 @@ making it (from a Celery task) and throwing it away a day later.
 """
 
 from .documents import (
-    CARD_STATUS_TEXT,
-    MOVEMENT_TEXT,
     NEEDS_STAGE,
     TAKES_POD,
     card_infos,
@@ -43,9 +41,7 @@ from .links import card_token, card_url, read_card_token, site_url
 from .resend import STUCK_AFTER, resend_stuck, retry_printout, stuck
 
 __all__ = [
-    "CARD_STATUS_TEXT",
     "KEEP_FOR",
-    "MOVEMENT_TEXT",
     "NEEDS_STAGE",
     "QUEUE_DOWN",
     "STUCK_AFTER",

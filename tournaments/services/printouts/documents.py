@@ -14,7 +14,8 @@ from decimal import Decimal
 from django.db.models import Prefetch
 from django.utils import dateformat, timezone
 
-from scoring.cards import Status as CardStatus
+from scoring.cards import STATUS_LABELS
+from scoring.rules.ruleset import MOVEMENTS
 from scoring.services.cards import load_stage, standings
 
 from ... import printouts as pdf
@@ -42,28 +43,6 @@ NEEDS_STAGE = frozenset(
 TAKES_POD = frozenset({Kind.SCORE_CARDS, Kind.TALLY_SHEETS, Kind.SEATING_CHARTS, Kind.PACKET})
 _PAGE = re.compile(rb"/Type\s*/Page\b(?!s)")
 
-MOVEMENT_TEXT = {
-    "progressive": (
-        "Winners move up a table and losers move down one; the head table's winners stay "
-        "and the bottom table's losers stay."
-    ),
-    "losers_walk": (
-        "Winners stay at their table; losers walk on to the next table (A to B to C, and "
-        "from the last table back to A)."
-    ),
-    "winners_up": (
-        "Winners climb a table; losers stay, except the head table's losers, who go to the "
-        "bottom table."
-    ),
-}
-CARD_STATUS_TEXT = {
-    CardStatus.UNCHECKED: "not entered",
-    CardStatus.DIFFERS: "differs",
-    CardStatus.SECOND_ENTRY: "second entry",
-    CardStatus.TO_CONFIRM: "to confirm",
-    CardStatus.VERIFIED: "verified",
-}
-
 
 def printable_stages(tournament: Tournament) -> list[Stage]:
     """Stages with pods, newest first (the one being played is what gets printed)."""
@@ -86,7 +65,7 @@ def event_info(tournament: Tournament, stage: Stage | None) -> pdf.EventInfo:
         targets=tuple(rules["targets"]),
         sets=stage.sets if stage is not None else tournament.qualifying_sets,
         movement=movement,
-        movement_text=MOVEMENT_TEXT.get(movement, ""),
+        movement_text=MOVEMENTS[movement].guide if movement in MOVEMENTS else "",
         snake_eyes=bool(rules.get("snake_eyes")),
     )
 
@@ -210,7 +189,7 @@ def results_info(stage: Stage) -> pdf.ResultsInfo:
                     )
     by_pod: dict[int, list[pdf.ResultRow]] = defaultdict(list)
     for row in standings(cards, sort="pod"):
-        status = CARD_STATUS_TEXT.get(row.status, row.status)
+        status = STATUS_LABELS[row.status]
         if row.player.status == Player.Status.WITHDRAWN:
             status = "withdrawn"
         elif row.player.pk in finalist_ids:

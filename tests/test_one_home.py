@@ -1,0 +1,103 @@
+"""Each rule has one home in the engine; these check that the pages, printouts and exports
+that show a rule say what the engine says, seat by seat and label by label."""
+
+import csv
+import io
+import random
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from scoring.cards import STATUS_LABELS, Status
+from scoring.rules import PRESETS
+from scoring.rules.ruleset import MOVEMENT_STYLES, MOVEMENTS, TIE_BREAK_LABELS
+from scoring.rules.table import pair_of, partner_number, partner_of, partner_pairs
+from scoring.rules.tiebreak import ROLL_OFF_RULE
+from scoring.services import cards as card_service
+from tests.factories import UserFactory, grant
+from tests.helpers import drawn_stage
+from tournaments.models import Player, RulePreset, Seat, Stage
+from tournaments.printouts.seating_charts import PAIR_COLOURS
+from tournaments.printouts.tally_sheets import PARTNERS_TEXT
+from tournaments.seating import draw_pods
+from tournaments.services.rehearsal import rehearse
+
+pytestmark = pytest.mark.django_db
+
+
+def test_partners_sit_across_and_every_marking_agrees():
+    for seat in range(4):
+        assert partner_of(partner_of(seat)) == seat != partner_of(seat)
+        assert pair_of(partner_of(seat)) == pair_of(seat)
+        colour = PAIR_COLOURS[pair_of(seat)]
+        for other in range(4):
+            same = PAIR_COLOURS[pair_of(other)] == colour
+            assert same == (other in (seat, partner_of(seat)))
+    assert partner_pairs() == ((1, 3), (2, 4))
+    assert PARTNERS_TEXT == "1 & 3, 2 & 4"
+
+
+def test_a_drawn_table_never_pairs_two_ghosts_under_the_partner_rule():
+    pods = draw_pods(list(range(29)), random.Random(7))
+    for pod in pods:
+        for table in pod:
+            for seat in range(4):
+                assert table[seat] is not None or table[partner_of(seat)] is not None
+
+
+def test_the_seat_finder_names_the_engine_partner_for_every_seat(client, tournament, organiser):
+    drawn_stage(tournament, organiser, players=24)
+    url = reverse("seat-finder", args=[tournament.slug])
+    for seat in Seat.objects.filter(round__number=1).select_related("player"):
+        partner = Seat.objects.select_related("player").get(
+            round=seat.round, pod=seat.pod, table=seat.table, seat=partner_number(seat.seat)
+        )
+        body = client.get(url, {"q": seat.player.code}).content.decode()
+        assert f"Partner: <strong>{partner.player.name}</strong> (seat {partner.seat})" in body
+
+
+def test_preset_pages_and_choices_use_the_engine_labels(organiser, client_for):
+    assert [v for v, _ in RulePreset._meta.get_field("movement").choices] == list(MOVEMENT_STYLES)
+    client = client_for(organiser)
+    listing = client.get(reverse("preset-list")).content.decode()
+    for slug, rules in PRESETS.items():
+        assert MOVEMENTS[rules.movement].label in listing
+        detail = client.get(reverse("preset-detail", args=[slug])).content.decode()
+        assert MOVEMENTS[rules.movement].label in detail
+        assert TIE_BREAK_LABELS[rules.table_tie_break] in detail
+
+
+def test_new_tournament_page_says_each_presets_tie_rules(organiser, client_for):
+    page = client_for(organiser).get(reverse("tournament-create")).content.decode()
+    notes = page.split('id="preset-notes"')[1].split("</dl>")[0]
+    for slug, rules in PRESETS.items():
+        note = notes.split(f'data-preset="{slug}">')[1].split("</dd>")[0]
+        table = TIE_BREAK_LABELS[rules.table_tie_break].lower()
+        assert f"Tied tables: {table}." in note
+        assert f"Ties for advancing or a prize are settled by roll-offs: {ROLL_OFF_RULE}." in note
+
+
+def test_card_status_in_the_csv_equals_the_card_page(client_for):
+    r = rehearse(players=24, preset="classic", seed=5, stop_after_round=3)
+    tournament = r.tournament
+    stage = Stage.objects.get(tournament=tournament, kind="qualifying")
+    cards = card_service.load_stage(stage)
+    player = cards.players[cards.in_pod(1)[0]]
+    actor = get_user_model().objects.get(username="organiser")  # the one `rehearse` makes
+    card_service.enter_card(stage, player, cards.records[player.pk], actor=actor, base_version=0)
+    admin = UserFactory(username="cashier")
+    grant(tournament, admin, "admin")
+    client = client_for(admin)
+    response = client.get(reverse("cards-csv", args=[tournament.slug]) + "?stage=qualifying")
+    content = b"".join(response.streaming_content) if response.streaming else response.content
+    rows = list(csv.reader(io.StringIO(content.decode("utf-8")[1:])))
+    status_at = rows[0].index("status")
+    by_code = {row[1]: row[status_at] for row in rows[1:]}
+    state = card_service.load_stage(stage).states[player.pk]
+    assert by_code[player.code] == STATUS_LABELS[state.status] == state.label
+    assert state.status == Status.TO_CONFIRM
+    page = client.get(reverse("standings", args=[tournament.slug])).content.decode()
+    assert STATUS_LABELS[Status.TO_CONFIRM] in page
+    other = Player.objects.filter(tournament=tournament).exclude(pk=player.pk).first()
+    assert by_code[other.code] == STATUS_LABELS[Status.UNCHECKED]
