@@ -151,6 +151,19 @@ def one_wins(*calls):
     return done[0], [r.message for r in refused]
 
 
+def most_wins_per_pod(tournament, key="wins", amounts=(4000,), tie="roll_off") -> PrizeCategory:
+    """A "Most wins" prize per pod counted over the qualifying stage."""
+    return PrizeCategory.objects.create(
+        tournament=tournament,
+        key=key,
+        label="Most wins",
+        measure="most_wins",
+        scope="pod",
+        amounts_cents=list(amounts),
+        tie_policy=tie,
+    )
+
+
 def awarded_directly(tournament, players, cents=5000):
     """A "Most Buncos" prize of `cents` for each player (1st, 2nd, ...), stored as the
     awarding service stores it, without playing an event."""

@@ -20,7 +20,7 @@ from tournaments.models import (
     FinalThrow,
     Pod,
     Qualifier,
-    RollOffRecord,
+    RollOff,
     Seat,
     Stage,
 )
@@ -44,7 +44,7 @@ def test_the_cut_raced_step_by_step():
         partial(advancement.record_roll_off, stage, "1", "wins", actor=bob, faces=[6, 1]),
     )
     assert told == ["That roll-off is not needed (or is already recorded)."]
-    assert list(RollOffRecord.objects.filter(stage=stage)) == [record]
+    assert list(RollOff.objects.filter(stage=stage)) == [record]
 
     settle_roll_offs(stage, organiser=ann)
     rows, told = one_wins(

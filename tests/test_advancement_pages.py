@@ -23,7 +23,7 @@ from tests.helpers import (
     verified_after_three_rounds,
 )
 from tournaments.draws import draw_code
-from tournaments.models import AuditEntry, FinalTable, Qualifier, RollOffRecord, Stage
+from tournaments.models import AuditEntry, FinalTable, Qualifier, RollOff, Stage
 from tournaments.services import advancement
 from tournaments.services.rehearsal import rehearse, settle_roll_offs
 
@@ -62,12 +62,12 @@ POST = {"stage": "qualifying", "group": "1", "category": "wins", "roll": "on", "
 
 def test_staff_get_403_on_organiser_actions_on_get_and_post(event, client_for):
     staff = client_for(event.staff[0])
-    before = (AuditEntry.objects.count(), RollOffRecord.objects.count())
+    before = (AuditEntry.objects.count(), RollOff.objects.count())
     for name in ORGANISER_URLS:
         address = url(name, event.tournament)
         assert staff.get(address).status_code == 403, name
         assert staff.post(address, POST).status_code == 403, name
-    assert (AuditEntry.objects.count(), RollOffRecord.objects.count()) == before
+    assert (AuditEntry.objects.count(), RollOff.objects.count()) == before
     assert Qualifier.objects.count() == 0 and Stage.objects.count() == 1
 
 
@@ -94,7 +94,7 @@ def test_anonymous_is_sent_to_login(event, client):
         for response in (client.get(address), client.post(address, POST)):
             assert response.status_code == 302, name
             assert response["Location"].startswith(reverse("login")), name
-    assert not RollOffRecord.objects.exists()
+    assert not RollOff.objects.exists()
 
 
 def test_links_to_the_advancement_page(event, org, client_for):
@@ -169,10 +169,10 @@ def test_roll_off_form_refuses_the_wrong_number_of_dice_and_saves_nothing(event,
     )
     response = org.post(address, {**form, "first": ["5", "9"]}, follow=True)
     assert "Each die is a number from 1 to 6." in text(response)
-    assert not RollOffRecord.objects.exists()
+    assert not RollOff.objects.exists()
 
     response = org.post(address, {**form, "first": ["4", "4"], "rethrows": "2 5"}, follow=True)
-    record = RollOffRecord.objects.get()
+    record = RollOff.objects.get()
     assert record.faces == [4, 4, 2, 5] and record.source == "entered"
     assert record.winners == [event.pk(16)]
     page = text(response)
@@ -188,7 +188,7 @@ def test_roll_off_form_refuses_the_wrong_number_of_dice_and_saves_nothing(event,
         {"stage": "qualifying", "group": "1", "category": "buncos", "roll": "on", "seed": "7"},
         follow=True,
     )
-    site = RollOffRecord.objects.get(category_key="buncos")
+    site = RollOff.objects.get(category_key="buncos")
     code = draw_code(event.tournament.draw_secret, "roll-off:qualifying:1:buncos#1")
     assert site.source == "site" and site.seed == code != 7
     assert f"draw code {site.seed}" in text(response)
@@ -368,7 +368,7 @@ def test_results_page_is_public_only_once_published(finished, client, client_for
         throws.count("<tr"),
         final.throws.count(),
     )
-    for record in RollOffRecord.objects.filter(stage__tournament=finished):
+    for record in RollOff.objects.filter(stage__tournament=finished):
         assert str(record.seed) in page or record.source == "entered"
 
 

@@ -30,7 +30,7 @@ from tournaments.models import (
     Draw,
     FinalThrow,
     Qualifier,
-    RollOffRecord,
+    RollOff,
     Stage,
     Tournament,
 )
@@ -69,7 +69,7 @@ def test_ties_at_both_cuts_settled_by_entered_and_site_rolled_dice():
 
     # The first roll-off: staff type the dice thrown at the table, a tie and a re-throw.
     record = advancement.record_roll_off(stage, "1", "wins", actor=organiser, faces=[3, 3, 2, 5])
-    assert record.source == RollOffRecord.Source.ENTERED and record.seed is None
+    assert record.source == RollOff.Source.ENTERED and record.seed is None
     assert record.faces == [3, 3, 2, 5]
     assert record.rounds == [{str(pk(12)): 3, str(pk(16)): 3}, {str(pk(12)): 2, str(pk(16)): 5}]
     assert record.winners == [pk(16)] and record.players == [pk(12), pk(16)]
@@ -81,7 +81,7 @@ def test_ties_at_both_cuts_settled_by_entered_and_site_rolled_dice():
     record = advancement.record_roll_off(stage, "1", "buncos", actor=organiser)
     # Rolled on screen with the draw code the secret gives this roll-off's label.
     code = draw_code(event.tournament.draw_secret, "roll-off:qualifying:1:buncos#1")
-    assert record.source == RollOffRecord.Source.SITE and record.seed == code
+    assert record.source == RollOff.Source.SITE and record.seed == code
     replay = settle(tie, random.Random(code))
     assert record.rounds == [
         {str(p): face for p, face in throw.items()} for throw in replay.roll_off.rounds
@@ -97,7 +97,7 @@ def test_ties_at_both_cuts_settled_by_entered_and_site_rolled_dice():
     assert [r.tie.category_key for r in result.roll_offs] == ["wins", "buncos"]
     with pytest.raises(UserFacingError, match="not needed"):
         advancement.record_roll_off(stage, "1", "wins", actor=organiser, faces=[6, 1])
-    assert RollOffRecord.objects.filter(stage=stage).count() == 2
+    assert RollOff.objects.filter(stage=stage).count() == 2
 
 
 @pytest.mark.parametrize(
@@ -113,7 +113,7 @@ def test_entered_dice_that_do_not_settle_the_tie_are_refused_and_nothing_is_save
     event = played_qualifying(24, TIES_SEED)
     with pytest.raises(UserFacingError, match=message):
         advancement.record_roll_off(event.stage, "1", "wins", actor=event.organiser, faces=faces)
-    assert not RollOffRecord.objects.exists()
+    assert not RollOff.objects.exists()
     assert plan_of(event.stage, "1").pending[0].category_key == "wins"
 
 
@@ -356,7 +356,7 @@ def test_no_roll_off_before_every_round_is_closed():
     tie = plan.pending[0]
     with pytest.raises(UserFacingError, match="once every round of the stage is closed"):
         advancement.record_roll_off(stage, "1", tie.category_key, actor=organiser)
-    assert not RollOffRecord.objects.exists()
+    assert not RollOff.objects.exists()
     assert not Draw.objects.filter(subject__startswith="roll-off").exists()
 
 

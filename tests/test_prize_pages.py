@@ -29,7 +29,7 @@ from tournaments.models import (
     PrizeAward,
     PrizeCategory,
     PrizeNomination,
-    PrizeRollOff,
+    RollOff,
     Tournament,
     TravelingPass,
 )
@@ -127,7 +127,7 @@ def state():
         Payout.objects.filter(voided_at__isnull=False).count(),
         PrizeAward.objects.count(),
         PrizeCategory.objects.count(),
-        PrizeRollOff.objects.count(),
+        RollOff.objects.filter(kind="prize").count(),
         PrizeNomination.objects.count(),
         TravelingPass.objects.count(),
         LastBuncoMark.objects.count(),
@@ -345,7 +345,7 @@ def test_winners_page_names_the_judged_winners_throws_roll_offs_and_awards(event
     faces = ["1"] * (len(tie.players) - 1) + ["6"]
     response = desk.post(url("prize-roll-off", event), {"key": tie.key, "die": faces}, follow=True)
     assert messages_of(response) == [f"Roll-off recorded: dice {', '.join(faces)}."]
-    record = PrizeRollOff.objects.get(key=tie.key)
+    record = RollOff.objects.filter(kind="prize").get(key=tie.key)
     assert record.seed is None and record.recorded_by.username == "prize-admin"
     # The rest on screen; a seed slipped into the form is ignored: each roll-off's draw code
     # is the one the secret gives its label.
@@ -356,8 +356,11 @@ def test_winners_page_names_the_judged_winners_throws_roll_offs_and_awards(event
         )
         assert messages_of(response)[0].startswith("Roll-off rolled on screen: dice")
         code = draw_code(event.draw_secret, f"prize-roll-off:{key}#1")
-        assert PrizeRollOff.objects.get(key=key).seed == code != 42
-    assert PrizeRollOff.objects.exclude(seed=None).count() == PrizeRollOff.objects.count() - 1
+        assert RollOff.objects.filter(kind="prize").get(key=key).seed == code != 42
+    assert (
+        RollOff.objects.filter(kind="prize").exclude(seed=None).count()
+        == RollOff.objects.filter(kind="prize").count() - 1
+    )
     # The judges' picks through the page: a pod's costume, and the best-pod costume.
     costume = PrizeCategory.objects.get(tournament=event, key="costume")
     team = PrizeCategory.objects.get(tournament=event, key="team_costume")

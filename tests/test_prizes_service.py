@@ -23,7 +23,7 @@ from tournaments.models import (
     Payout,
     PrizeAward,
     PrizeCategory,
-    PrizeRollOff,
+    RollOff,
     Stage,
     Tournament,
 )
@@ -128,7 +128,10 @@ def test_rehearsal_awards_and_pays_the_mesquite_sheet_and_the_books_balance():
         assert payout.amount_cents == award.amount_cents
         assert payout.present_confirmed and payout.id_checked and payout.voided_at is None
     # The roll-offs the sheet's ties needed are stored with their seeds.
-    assert all(r.seed is not None for r in PrizeRollOff.objects.filter(tournament=tournament))
+    assert all(
+        r.seed is not None
+        for r in RollOff.objects.filter(kind="prize").filter(tournament=tournament)
+    )
 
 
 # --- each measure, from the cards ----------------------------------------------------------------
@@ -299,7 +302,7 @@ def test_ties_split_or_rolled_off_with_entered_dice_and_by_the_site(event):
     too_many = [1] * (len(tie.players) - 1) + [6, 3]
     with pytest.raises(UserFacingError, match="was decided after"):
         prizes.record_prize_roll_off(t, tie.key, actor=organiser, faces=too_many)
-    assert not PrizeRollOff.objects.exists()
+    assert not RollOff.objects.filter(kind="prize").exists()
     # The last-listed player throws the only six: they win, and every face is stored.
     faces = [1] * (len(tie.players) - 1) + [6]
     record = prizes.record_prize_roll_off(t, tie.key, actor=organiser, faces=faces)
@@ -309,7 +312,7 @@ def test_ties_split_or_rolled_off_with_entered_dice_and_by_the_site(event):
         prizes.record_prize_roll_off(t, tie.key, actor=organiser, faces=faces)
     # The rest rolled on screen: each with a seed that replays to the same faces.
     plan = settle_everything(t, organiser)
-    for stored in PrizeRollOff.objects.exclude(pk=record.pk):
+    for stored in RollOff.objects.filter(kind="prize").exclude(pk=record.pk):
         assert stored.seed is not None
         tie_again = SimpleNamespace(players=tuple(stored.players), places=1)
         replay = settle_prize_tie(tie_again, random.Random(stored.seed))
@@ -329,7 +332,7 @@ def test_ties_split_or_rolled_off_with_entered_dice_and_by_the_site(event):
         [a for a in plan.result.awards if a.via_roll_off for _ in a.players]
     )
     assert AuditEntry.objects.filter(action="prizes.roll_off").count() == (
-        PrizeRollOff.objects.count()
+        RollOff.objects.filter(kind="prize").count()
     )
 
 
@@ -346,41 +349,60 @@ def test_a_split_tie_shares_the_places_it_covers(event):
     assert rest == []  # the three places are used up by the tie
 
 
+def shared_pod_one_wins(t):
+    """Pod 1's four players tied on wins were rolled off at the cut: the prize's tie is the
+    same tie, so that roll-off settles it and the prize asks for no dice of its own."""
+    plan = prizes.plan_prizes(t)
+    assert not [x for x in plan.pending if x.scope_group == 1]
+    ((key, cut),) = [(k, r) for k, r in plan.shared if k.startswith("wins:1:")]
+    assert cut.kind == "cut" and len(cut.players) == 4
+    return key, tuple(cut.players)
+
+
 def test_a_card_corrected_after_a_roll_off_does_not_reuse_its_dice(event):
-    """The engine says entered faces belong to the tie they were thrown for."""
+    """The engine says entered faces belong to the tie they were thrown for; a tie thrown
+    again is a new version of the roll-off, and the earlier one stays."""
     t = event.tournament
     category(t, "wins", "most_wins", scope="pod", amounts=(4000,), tie="roll_off")
+    key, players = shared_pod_one_wins(t)
+    # A tied player's card is reopened: three are tied now, not the cut's tie any more.
+    unverify(event, players[0])
     (tie,) = [x for x in prizes.plan_prizes(t).pending if x.scope_group == 1]
-    assert len(tie.players) == 4
-    prizes.record_prize_roll_off(t, tie.key, actor=event.organiser, faces=[6, 1, 2, 3])
-    assert awards_of(prizes.plan_prizes(t), "wins")[0].players == (tie.players[0],)
-    # A tied player's card is reopened: three are tied now, and their dice are still to throw.
-    unverify(event, tie.players[0])
+    assert tie.key == key and tie.players == players[1:]
+    first = prizes.record_prize_roll_off(t, tie.key, actor=event.organiser, faces=[6, 1, 2])
+    assert awards_of(prizes.plan_prizes(t), "wins")[0].players == (players[1],)
+    # Another is reopened: two are tied now, and their dice are still to throw.
+    unverify(event, players[1])
     plan = prizes.plan_prizes(t)
     assert plan.problem == ""
     (again,) = [x for x in plan.pending if x.scope_group == 1]
-    assert again.key == tie.key and again.players == tie.players[1:]
-    record = prizes.record_prize_roll_off(t, tie.key, actor=event.organiser, faces=[2, 5, 4])
-    assert record.players == list(tie.players[1:])
+    assert again.key == key and again.players == players[2:]
+    record = prizes.record_prize_roll_off(t, key, actor=event.organiser, faces=[2, 5])
+    assert record.players == list(players[2:])
     (won,) = [a for a in awards_of(prizes.plan_prizes(t), "wins") if a.scope_group == 1]
-    assert won.players == (tie.players[2],)
-    assert PrizeRollOff.objects.filter(key=tie.key).count() == 1
-    # The replaced throw is kept in the audit log.
-    entry = AuditEntry.objects.filter(action="prizes.roll_off").latest("pk")
-    assert entry.data["replaces"] == {"players": list(tie.players), "faces": [6, 1, 2, 3]}
+    assert won.players == (players[3],)
+    # The first throw is kept, as version 1; the re-throw is version 2 and is the current one.
+    kept = RollOff.objects.filter(kind="prize", key=key).order_by("version")
+    assert [(r.version, r.players, r.faces) for r in kept] == [
+        (1, list(players[1:]), [6, 1, 2]),
+        (2, list(players[2:]), [2, 5]),
+    ]
+    assert list(kept) == [first, record]
+    assert RollOff.objects.current().get(key=key) == record
 
 
 def test_a_card_corrected_so_nobody_is_tied_any_more_leaves_the_dice_unused(event):
     t = event.tournament
     category(t, "wins", "most_wins", scope="pod", amounts=(4000,), tie="roll_off")
-    (tie,) = [x for x in prizes.plan_prizes(t).pending if x.scope_group == 1]
-    prizes.record_prize_roll_off(t, tie.key, actor=event.organiser, faces=[6, 1, 2, 3])
-    for player in tie.players[1:]:
+    key, players = shared_pod_one_wins(t)
+    unverify(event, players[0])
+    prizes.record_prize_roll_off(t, key, actor=event.organiser, faces=[1, 6, 2])
+    for player in players[2:]:
         unverify(event, player)
     plan = prizes.plan_prizes(t)
     assert plan.problem == "" and plan.pending == ()
     (won,) = [a for a in awards_of(plan, "wins") if a.scope_group == 1]
-    assert won.players == (tie.players[0],) and not won.via_roll_off
+    assert won.players == (players[1],) and not won.via_roll_off
 
 
 # --- one prize per player ------------------------------------------------------------------------

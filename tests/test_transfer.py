@@ -24,7 +24,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.helpers import database_counts, drawn_stage, export_to
-from tournaments.models import LastBuncoMark, Player, RollOffRecord, RulePreset, Tournament
+from tournaments.models import LastBuncoMark, Player, RollOff, RulePreset, Tournament
 from tournaments.services import transfer
 from tournaments.services.invitations import invite
 from tournaments.services.last_bunco import last_bunco
@@ -156,14 +156,14 @@ def assert_ids_point_inside(tournament):
     awards = set(tournament.awards.values_list("pk", flat=True))
     for stage in tournament.stages.all():
         assert set(stage.draw_input["players"]) <= players
-    for record in RollOffRecord.objects.filter(stage__tournament=tournament):
+    for record in RollOff.objects.filter(tournament=tournament).exclude(scope="pod_group"):
         assert set(record.players) | set(record.winners) <= players
         assert {int(p) for throw in record.rounds for p in throw} <= players
     assert set(tournament.final.order) <= players
     for category in tournament.prize_categories.exclude(scope="pod_group"):
         for nomination in category.nominations.all():
             assert set(nomination.winners) <= players
-        for tie in tournament.prize_roll_offs.filter(key__startswith=f"{category.key}:"):
+        for tie in tournament.roll_offs.filter(kind="prize", category_key=category.key):
             assert set(tie.players) <= players
     entries = list(tournament.audit.all())
     for entry in entries:

@@ -16,11 +16,12 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.views.generic import View
 
-from tournaments.models import Qualifier, RollOffRecord, Stage
+from tournaments.models import Qualifier, RollOff, Stage
 from tournaments.permissions import PUBLIC, TournamentPermissionMixin, permissions_of
 from tournaments.services import advancement as service
 from tournaments.services.draws import draw_report
 from tournaments.services.errors import UserFacingError
+from tournaments.services.roll_offs import cut_roll_offs
 from tournaments.views.advancement import (
     RollOffShown,
     count_label,
@@ -57,9 +58,9 @@ def pod_order(label: str) -> tuple[int, str]:
 
 
 def qualifying_results(
-    qualifiers: list[Qualifier], records: list[RollOffRecord], names: dict[int, str]
+    qualifiers: list[Qualifier], records: dict[tuple[str, str], RollOff], names: dict[int, str]
 ) -> list[GroupResult]:
-    by_cut = {(r.group, r.category_key): roll_off_shown(r, names) for r in records}
+    by_cut = {cut: roll_off_shown(r, names) for cut, r in records.items()}
     groups: dict[str, GroupResult] = {}
     order = {key: n for n, key in enumerate(CATEGORY_ORDER)}
     qualifiers = sorted(qualifiers, key=lambda q: (order.get(q.category_key, 9), q.place))
@@ -70,10 +71,10 @@ def qualifying_results(
         group.advanced.append(
             Advanced(q.player.name, q.category_label, count_label(q.category_key, q.value), roll)
         )
-    for r in sorted(records, key=lambda r: r.pk):
-        label = f"Pod {r.group}"
+    for cut in sorted(records, key=lambda cut: records[cut].pk):
+        label = f"Pod {cut[0]}"
         group = groups.setdefault(label, GroupResult(label))
-        group.roll_offs.append(by_cut[(r.group, r.category_key)])
+        group.roll_offs.append(by_cut[cut])
     return sorted(groups.values(), key=lambda g: pod_order(g.label))
 
 
@@ -85,10 +86,13 @@ def semi_results(semi: Stage, names_of) -> tuple[GroupResult | None, str]:
         return None, exc.message
     if plan.result is None:
         return None, plan.blocked or "A roll-off is still to be thrown."
-    ids = {int(q.player) for q in plan.result.qualifiers} | roll_off_player_ids(plan.roll_offs)
+    ids = {int(q.player) for q in plan.result.qualifiers} | roll_off_player_ids(
+        plan.by_category.values()
+    )
     names = names_of(ids)
     rolls = {
-        r.category_key: roll_off_shown(r, names) for r in sorted(plan.roll_offs, key=lambda r: r.pk)
+        key: roll_off_shown(r, names)
+        for key, r in sorted(plan.by_category.items(), key=lambda item: item[1].pk)
     }
     group = GroupResult("Semi-final")
     for q in plan.result.qualifiers:
@@ -117,12 +121,12 @@ class ResultsView(TournamentPermissionMixin, StandingsAccessMixin, View):
         stages = {s.kind: s for s in tournament.stages.all()}
         qualifying = stages.get(Stage.Kind.QUALIFYING)
         semi = stages.get(Stage.Kind.SEMI_FINAL)
-        qualifiers, records = [], []
+        qualifiers, records = [], {}
         if qualifying is not None:
             qualifiers = list(qualifying.qualifiers.select_related("player"))
             if qualifiers:
-                records = list(RollOffRecord.objects.filter(stage=qualifying))
-        names = player_names(roll_off_player_ids(records))
+                records = cut_roll_offs(qualifying, qualifiers)
+        names = player_names(roll_off_player_ids(records.values()))
         final = final_of(tournament)
         semi_group, semi_note = None, ""
         if semi is not None and final is not None:

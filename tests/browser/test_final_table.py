@@ -12,7 +12,7 @@ from django.urls import reverse
 from tests.factories import PASSWORD
 from tests.helpers import TIES_SEED, log_in, played_qualifying
 from tournaments.draws import draw_code
-from tournaments.models import FinalTable, Qualifier, RollOffRecord, Stage, Tournament
+from tournaments.models import FinalTable, Qualifier, RollOff, Stage, Tournament
 from tournaments.services.rehearsal import derived_seed, play_stage, settle_roll_offs, staff_pods
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -54,7 +54,7 @@ def test_organiser_advances_seats_the_final_and_the_board_shows_the_winner(
     boxes.nth(1).fill("2")
     tie.get_by_role("button", name="Record these dice").click()
     success(page, f"{names[event.pk(12)]} wins the roll-off (2 dice entered)")
-    assert RollOffRecord.objects.get(category_key="wins", group="1").faces == [6, 2]
+    assert RollOff.objects.get(category_key="wins", group="1").faces == [6, 2]
 
     # The others are rolled on screen, one at a time, until no tie is left.
     rolled = 0
@@ -62,7 +62,7 @@ def test_organiser_advances_seats_the_final_and_the_board_shows_the_winner(
         page.locator("[data-roll-on-screen]").first.click()
         success(page, "the roll-off (rolled on screen")
         rolled += 1
-    assert rolled == RollOffRecord.objects.filter(source="site").count() >= 1
+    assert rolled == RollOff.objects.filter(source="site").count() >= 1
     expect(page.locator("#save-qualifiers")).to_be_enabled()
     expect(page.locator("#qualifying-roll-offs")).to_contain_text("Rolled on screen by the site")
     page.screenshot(path=SCREENSHOTS.format("advancement-ready"), full_page=True)

@@ -70,6 +70,9 @@ class DiceForm(forms.Form):
             for name in self.DICE_FIELDS:
                 self.errors.pop(name, None)
             return data
+        for name in self.DICE_FIELDS:  # the message says which dice: no field name before it
+            if name in self.errors:
+                raise forms.ValidationError(self.errors.pop(name))
         if not self.errors and not any(data.get(name) for name in self.DICE_FIELDS):
             raise forms.ValidationError("Enter the dice, or roll on screen.")
         return data

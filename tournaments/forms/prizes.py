@@ -21,7 +21,7 @@ from ..models import PrizeCategory
 from ..prizes import MAX_CENTS, MAX_PLACES
 from ..prizes import PrizeCategory as EngineCategory
 from ..services import audit
-from .advancement import parse_faces
+from .advancement import DiceForm, FirstThrowField
 from .numbers import whole_number
 
 MAX_DOLLARS = Decimal(MAX_CENTS) / 100
@@ -242,30 +242,15 @@ class TravelingForm(forms.Form):
         self.fields["round"].choices = [("", "—"), *rounds]
 
 
-class RollOffForm(forms.Form):
-    """A prize roll-off: one die per player in throw order, then any re-throws; or `roll`
-    for the site to roll. Whether the dice decide the tie is the engine's to say."""
+class RollOffForm(DiceForm):
+    """A prize roll-off: the same dice form as the cut's (one die per player in throw order,
+    then any re-throws, or `roll` for the site), under the prize tie's key. Whether the dice
+    decide the tie is the engine's to say."""
 
+    DICE_FIELDS = ("die", "rethrows")
+    first = None
+    die = FirstThrowField(required=False)
     key = forms.CharField(max_length=80, widget=forms.HiddenInput)
-    rethrows = forms.CharField(required=False, max_length=200)
-    roll = forms.BooleanField(required=False)
-
-    def __init__(self, data=None, **kwargs):
-        super().__init__(data, **kwargs)
-        self.first = [str(v).strip() for v in data.getlist("die")] if data is not None else []
-
-    def clean(self):
-        data = super().clean()
-        if data.get("roll"):
-            self.errors.pop("rethrows", None)
-            data["faces"] = None
-            return data
-        if not any(self.first):
-            raise forms.ValidationError("Enter the dice thrown, or roll on screen.")
-        if not all(self.first):
-            raise forms.ValidationError("Enter every player's die of the first throw.")
-        data["faces"] = parse_faces(" ".join(self.first)) + parse_faces(data.get("rethrows") or "")
-        return data
 
 
 class SearchForm(forms.Form):

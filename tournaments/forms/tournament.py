@@ -4,7 +4,7 @@ from django.utils.text import slugify
 
 from scoring.rules import RuleError
 
-from ..models import Qualifier, RollOffRecord, RulePreset, Stage, Tournament
+from ..models import Qualifier, RollOff, RulePreset, Stage, Tournament
 
 
 class TournamentForm(forms.ModelForm):
@@ -105,7 +105,7 @@ class TournamentForm(forms.ModelForm):
         tournament = self.instance
         changed = [f for f in self.CUT_FIELDS if f in self.changed_data]
         if changed and (
-            RollOffRecord.objects.filter(stage__tournament=tournament).exists()
+            RollOff.objects.filter(tournament=tournament, kind=RollOff.Kind.CUT).exists()
             or Qualifier.objects.filter(from_stage__tournament=tournament).exists()
         ):
             for name in changed:

@@ -1,4 +1,4 @@
-from .advancement import FinalSeat, FinalTable, FinalThrow, Qualifier, RollOffRecord
+from .advancement import FinalSeat, FinalTable, FinalThrow, Qualifier
 from .audit import AuditEntry
 from .draws import Draw
 from .players import Player
@@ -10,10 +10,10 @@ from .prizes import (
     PrizeAward,
     PrizeCategory,
     PrizeNomination,
-    PrizeRollOff,
     TravelingPass,
 )
 from .roles import Invitation, Role, TournamentRole, UserProfile
+from .roll_offs import RollOff
 from .sign_in import SignInFailure
 from .stages import Pod, RosterChange, Round, Seat, Stage
 from .tournament import Tournament
@@ -24,7 +24,7 @@ __all__ = [
     "FinalTable",
     "FinalThrow",
     "Qualifier",
-    "RollOffRecord",
+    "RollOff",
     "AuditEntry",
     "Draw",
     "Payout",
@@ -35,7 +35,6 @@ __all__ = [
     "PrizeAward",
     "PrizeCategory",
     "PrizeNomination",
-    "PrizeRollOff",
     "RosterChange",
     "Round",
     "Seat",

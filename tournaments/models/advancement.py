@@ -2,41 +2,6 @@ from django.conf import settings
 from django.db import models
 
 
-class RollOffRecord(models.Model):
-    """The dice of one roll-off at a cut: thrown at the table and typed in, or rolled by the
-    site from a stored seed. Either way every face is kept, in throw order, for the results."""
-
-    class Source(models.TextChoices):
-        ENTERED = "entered", "Physical dice entered by staff"
-        SITE = "site", "Rolled on screen by the site"
-
-    stage = models.ForeignKey("Stage", on_delete=models.CASCADE, related_name="roll_offs")
-    group = models.CharField(max_length=30, help_text="Pod number, or the semi-final.")
-    category_key = models.CharField(max_length=20)
-    category_label = models.CharField(max_length=60)
-    players = models.JSONField(help_text="The tied players' ids, in roll order.")
-    faces = models.JSONField(help_text="Every die thrown, in order.")
-    winners = models.JSONField()
-    rounds = models.JSONField(help_text="Each simultaneous throw: player id -> face.")
-    source = models.CharField(max_length=10, choices=Source.choices)
-    seed = models.BigIntegerField(null=True, blank=True)
-    recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    recorded_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["stage", "group", "category_key"], name="one_roll_off_per_cut"
-            )
-        ]
-        ordering = ["stage", "group", "category_key"]
-
-    def __str__(self) -> str:
-        return f"Roll-off for {self.category_label} in {self.group}"
-
-
 class Qualifier(models.Model):
     """A player who advanced from a stage, and why."""
 

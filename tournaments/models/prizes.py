@@ -144,30 +144,6 @@ class LastBuncoMark(models.Model):
         return f"{self.player} marked as the last bunco"
 
 
-class PrizeRollOff(models.Model):
-    """A prize tie settled by dice: faces typed in from the table, or rolled from a seed."""
-
-    tournament = models.ForeignKey(
-        "Tournament", on_delete=models.CASCADE, related_name="prize_roll_offs"
-    )
-    key = models.CharField(max_length=80, help_text="category:group:place")
-    players = models.JSONField()
-    faces = models.JSONField()
-    seed = models.BigIntegerField(null=True, blank=True)
-    recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    recorded_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["tournament", "key"], name="one_prize_roll_off")
-        ]
-
-    def __str__(self) -> str:
-        return f"Roll-off {self.key}"
-
-
 class PrizeAward(models.Model):
     """One player's share of one place of a prize, as awarded; payouts refer to it."""
 

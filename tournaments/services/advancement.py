@@ -39,16 +39,16 @@ from ..models import (
     FinalThrow,
     Player,
     Qualifier,
-    RollOffRecord,
+    RollOff,
     RosterChange,
     Stage,
     Tournament,
 )
-from . import audit, draws
+from ..roll_offs import CUT_MEASURES, SEMI_GROUP
+from . import audit, draws, roll_offs
 from .errors import UserFacingError
+from .roll_offs import ForCut
 from .stages import draw_stage
-
-SEMI_GROUP = "semi-final"
 
 
 def advancement_rules(tournament: Tournament, *, semi: bool = False) -> AdvancementRules:
@@ -90,32 +90,52 @@ def standings_of(cards: StageCards, players: list[int]) -> list[Standing]:
 
 @dataclass(frozen=True)
 class GroupPlan:
-    """Where one group's cut stands: blocked, waiting for a roll-off, or decided."""
+    """Where one group's cut stands: blocked, waiting for a roll-off, or decided.
+
+    `roll_offs` are the group's own; `shared` are prize roll-offs of the same tie (same
+    stage, pod, count and players) that settled a category of this cut, by category key.
+    """
 
     group: str
     label: str
     blocked: str = ""
     pending: tuple[Tie, ...] = ()
     result: GroupAdvancement | None = None
-    roll_offs: tuple[RollOffRecord, ...] = ()
+    roll_offs: tuple[RollOff, ...] = ()
+    shared: tuple[tuple[str, RollOff], ...] = ()
+
+    @property
+    def by_category(self) -> dict[str, RollOff]:
+        return {**dict(self.shared), **{r.category_key: r for r in self.roll_offs}}
+
+    @property
+    def dice(self) -> dict[str, list[int]]:
+        return {key: list(r.faces) for key, r in self.by_category.items()}
 
 
-def _entered(stage: Stage) -> dict[str, dict[str, RollOffRecord]]:
-    entered: dict[str, dict[str, RollOffRecord]] = {}
-    for record in stage.roll_offs.all():
-        entered.setdefault(record.group, {})[record.category_key] = record
-    return entered
-
-
-def _decide(group: str, label: str, standings, rules, records: dict[str, RollOffRecord]):
+def _decide(stage_kind: str, group: str, label: str, standings, rules, stored: ForCut):
+    records = stored.cuts.get(group, {})
     dice = {key: list(r.faces) for key, r in records.items()}
+    shared: dict[str, RollOff] = {}
     try:
-        pending = pending_roll_offs(group, standings, rules, dice)
+        while True:
+            pending = pending_roll_offs(group, standings, rules, dice)
+            found = {t.category_key: stored.shared(stage_kind, t) for t in pending}
+            found = {key: r for key, r in found.items() if r is not None}
+            if not found:
+                break
+            shared.update(found)
+            dice.update({key: list(r.faces) for key, r in found.items()})
         result = None if pending else advance_group(group, standings, rules, dice)
     except RuleError as exc:
         return GroupPlan(group, label, blocked=str(exc), roll_offs=tuple(records.values()))
     return GroupPlan(
-        group, label, pending=pending, result=result, roll_offs=tuple(records.values())
+        group,
+        label,
+        pending=pending,
+        result=result,
+        roll_offs=tuple(records.values()),
+        shared=tuple(shared.items()),
     )
 
 
@@ -123,7 +143,7 @@ def plan_stage(stage: Stage) -> list[GroupPlan]:
     """Each pod's cut, from the verified cards; an unverified pod is blocked with the reason."""
     cards = load_stage(stage)
     pods = list(stage.pods.order_by("number"))
-    entered = _entered(stage)
+    entered = roll_offs.for_cut(stage)
     rules = advancement_rules(stage.tournament, semi=stage.kind == Stage.Kind.SEMI_FINAL)
     if stage.kind == Stage.Kind.SEMI_FINAL:
         return [_plan_semi(stage, cards, pods, rules, entered)]
@@ -137,7 +157,7 @@ def plan_stage(stage: Stage) -> list[GroupPlan]:
             plans.append(GroupPlan(group, label, blocked=f"Not verified: {why}."))
             continue
         standings = standings_of(cards, cards.in_pod(check.pod.number))
-        plans.append(_decide(group, label, standings, rules, entered.get(group, {})))
+        plans.append(_decide(stage.kind, group, label, standings, rules, entered))
     return plans
 
 
@@ -148,7 +168,7 @@ def _plan_semi(stage, cards, pods, rules, entered) -> GroupPlan:
         listed = ", ".join(map(str, unverified))
         return GroupPlan(SEMI_GROUP, "Semi-final", blocked=f"Pods {listed} are not verified.")
     standings = standings_of(cards, sorted(cards.pod_of))
-    return _decide(SEMI_GROUP, "Semi-final", standings, rules, entered.get(SEMI_GROUP, {}))
+    return _decide(stage.kind, SEMI_GROUP, "Semi-final", standings, rules, entered)
 
 
 def _flatten(roll) -> tuple[list[int], list[dict[str, int]]]:
@@ -167,8 +187,14 @@ def record_roll_off(
     *,
     actor,
     faces: list[int] | None = None,
-) -> RollOffRecord:
-    """Stores a pending roll-off: the faces staff typed in, or the site's throw from a code."""
+) -> RollOff:
+    """Stores a pending roll-off: the faces staff typed in, or the site's throw from a code.
+
+    A tie a prize roll-off already settled is not pending (`ForCut.shared`): one tie, one roll-off.
+    The tournament is locked first, as a prize roll-off locks it, so the two pages cannot
+    each record a roll-off of the same tie at the same moment.
+    """
+    Tournament.objects.select_for_update().only("pk").get(pk=stage.tournament_id)
     locked = Stage.objects.select_for_update().get(pk=stage.pk)
     if locked.status != Stage.Status.FINISHED:
         # Cards can be verified after a few rounds; a tie then is not the stage's tie, and a
@@ -184,19 +210,24 @@ def record_roll_off(
         subject = roll_off_subject(stage.kind, group, category_key)
         seed = draws.next_seed(stage.tournament, subject, actor=actor)
         settled = settle(tie, random.Random(seed))
-        source = RollOffRecord.Source.SITE
+        source = RollOff.Source.SITE
     else:
         try:
             settled = settle(tie, faces)
         except RuleError as exc:
             raise UserFacingError(str(exc)) from exc
-        source, seed = RollOffRecord.Source.ENTERED, None
+        source, seed = RollOff.Source.ENTERED, None
     thrown, rounds = _flatten(settled.roll_off)
-    record = RollOffRecord.objects.create(
+    record = RollOff.objects.create(
+        tournament_id=stage.tournament_id,
+        kind=RollOff.Kind.CUT,
+        subject=roll_off_subject(stage.kind, group, category_key),
         stage=stage,
+        key=category_key,
         group=group,
         category_key=category_key,
         category_label=tie.category_label,
+        measure=CUT_MEASURES.get(category_key, ""),
         players=list(tie.players),
         faces=thrown,
         winners=list(settled.winners),
@@ -317,7 +348,7 @@ def seat_final(tournament: Tournament, *, actor) -> FinalTable:
     seed = draws.next_seed(tournament, FINAL_SEATS, actor=actor)
     cards = load_stage(semi)
     standings = standings_of(cards, sorted(cards.pod_of))
-    dice = {r.category_key: list(r.faces) for r in plan.roll_offs}
+    dice = plan.dice
     try:
         table = final_seats(
             standings,

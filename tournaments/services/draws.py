@@ -18,8 +18,7 @@ from ..models import (
     Draw,
     FinalTable,
     Payout,
-    PrizeRollOff,
-    RollOffRecord,
+    RollOff,
     Stage,
     Tournament,
 )
@@ -176,23 +175,18 @@ def seeds_used(tournament: Tournament) -> list[engine.Used]:
         engine.Used(engine.pods_subject(kind), seed)
         for kind, seed in Stage.objects.filter(tournament=tournament).values_list("kind", "seed")
     ]
+    # Every version of every roll-off: a re-throw's code is a later attempt of its subject.
     used += [
-        engine.Used(engine.roll_off_subject(kind, group, key), seed)
-        for kind, group, key, seed in RollOffRecord.objects.filter(
-            stage__tournament=tournament, seed__isnull=False
-        ).values_list("stage__kind", "group", "category_key", "seed")
+        engine.Used(subject, seed)
+        for subject, seed in RollOff.objects.filter(
+            tournament=tournament, seed__isnull=False
+        ).values_list("subject", "seed")
     ]
     final = cached_final(tournament)
     if final is not None:
         used.append(engine.Used(engine.FINAL_SEATS, final.seed))
         if final.dice_seed is not None:
             used.append(engine.Used(engine.FINAL_DICE, final.dice_seed))
-    used += [
-        engine.Used(engine.prize_roll_off_subject(key), seed)
-        for key, seed in PrizeRollOff.objects.filter(
-            tournament=tournament, seed__isnull=False
-        ).values_list("key", "seed")
-    ]
     return used
 
 

@@ -5,10 +5,11 @@ waits for; PostgreSQL then kills one ("deadlock detected") and the person sees t
 database-unavailable page. So every service that locks more than one row takes them in this
 order, coarsest first, and never goes back up the list:
 
-1. The tournament row (registration, player edits, the draw, seating the final table, prize
-   roll-offs, awarding, paying and voiding). Taken first or not at all: every audit entry
-   and every row that refers to the tournament takes a key-share lock on it, which waits for
-   an awarding that holds it, so locking it after anything else deadlocks against that.
+1. The tournament row (registration, player edits, the draw, seating the final table, the
+   cut's and the prizes' roll-offs, awarding, paying and voiding). Taken first or not at
+   all: every audit entry and every row that refers to the tournament takes a key-share
+   lock on it, which waits for an awarding that holds it, so locking it after anything else
+   deadlocks against that.
    Payments take it with `no_key=True`: they wait for an awarding and for each other, but
    not for audit entries being written.
 2. The stage row (round start and close, late arrivals and leavers, roll-offs, the cut).

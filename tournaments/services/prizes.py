@@ -27,7 +27,7 @@ from ..models import (
     PrizeAward,
     PrizeCategory,
     PrizeNomination,
-    PrizeRollOff,
+    RollOff,
     Tournament,
     TravelingPass,
 )
@@ -42,10 +42,11 @@ from ..prizes import (
     pending_prize_roll_offs,
     settle_prize_tie,
 )
-from . import audit, draws, locks
+from . import audit, draws, locks, roll_offs
 from .advancement import present_participants
 from .errors import UserFacingError
 from .last_bunco import last_bunco as night_last_bunco
+from .roll_offs import ForPrizes
 
 
 @transaction.atomic
@@ -133,9 +134,12 @@ def named_winners(tournament: Tournament) -> dict[str, dict]:
 
 @dataclass(frozen=True)
 class PrizePlan:
+    """`shared`: ties settled by the cut's roll-off of the same tie, by tie key."""
+
     pending: tuple[PrizeTie, ...] = ()
     result: PrizeResult | None = None
     problem: str = ""
+    shared: tuple[tuple[str, RollOff], ...] = ()
 
 
 STAGE_NAMES = {"qualifying": "qualifying stage", "semi_final": "semi-final"}
@@ -147,27 +151,26 @@ def _inputs(tournament: Tournament):
     totals = {
         kind: player_totals(tournament, kind) for kind in sorted({c.stage_kind for c in categories})
     }
-    stored = {r.key: r for r in tournament.prize_roll_offs.all()}
-    return categories, totals, stored
+    return categories, totals, roll_offs.for_prizes(tournament)
 
 
-def _stored_dice(totals, engine, stored, **kwargs) -> tuple[dict, tuple[PrizeTie, ...]]:
-    """The recorded faces of the ties as they are now, phase by phase, as staff threw them.
-
-    A roll-off is used only for the tie it was thrown for (same key, same players): after a
-    card is corrected, the tie may be gone (its dice are not used) or be between other
-    players (it is pending again and is thrown anew).
-    """
+def _stored_dice(totals, engine, stored: ForPrizes, categories, shared: dict, **kwargs):
+    """The recorded faces of the ties as they are now, phase by phase, as staff threw them;
+    a tie the cut's roll-off settled takes its dice and is noted in `shared`."""
     entered: dict[str, list[int]] = {}
     while True:
         pending = pending_prize_roll_offs(totals, engine, dice=entered, **kwargs)
-        fresh = [
-            t for t in pending if t.key in stored and list(stored[t.key].players) == list(t.players)
-        ]
+        fresh = {}
+        for tie in pending:
+            own = stored.own(tie)
+            cut = None if own else stored.shared(tie, categories[tie.category_key])
+            if own or cut:
+                fresh[tie.key] = own or cut
+            if cut:
+                shared[tie.key] = cut
         if not fresh:
             return entered, pending
-        for tie in fresh:
-            entered[tie.key] = list(stored[tie.key].faces)
+        entered.update({key: list(r.faces) for key, r in fresh.items()})
 
 
 def plan_prizes(tournament: Tournament) -> PrizePlan:
@@ -194,6 +197,8 @@ def plan_prizes(tournament: Tournament) -> PrizePlan:
             "change the categories' stage or turn the option off."
         )
     named = named_winners(tournament)
+    by_key = {c.key: c for c in categories}
+    shared: dict[str, RollOff] = {}
     pending: list[PrizeTie] = []
     results: list[PrizeResult] = []
     try:
@@ -205,7 +210,7 @@ def plan_prizes(tournament: Tournament) -> PrizePlan:
                 "one_prize_per_player": tournament.one_prize_per_player,
             }
             engine = [c.to_engine() for c in here]
-            dice, waiting = _stored_dice(totals, engine, stored, **kwargs)
+            dice, waiting = _stored_dice(totals, engine, stored, by_key, shared, **kwargs)
             if waiting:
                 pending += waiting
             else:
@@ -213,61 +218,75 @@ def plan_prizes(tournament: Tournament) -> PrizePlan:
     except RuleError as exc:
         return PrizePlan(problem=str(exc))
     if pending:
-        return PrizePlan(pending=tuple(pending))
+        return PrizePlan(pending=tuple(pending), shared=tuple(shared.items()))
     if len(results) == 1:
-        return PrizePlan(result=results[0])
+        return PrizePlan(result=results[0], shared=tuple(shared.items()))
     # The engine awards in priority order, list order among equals: the same order here.
     order = {c.key: n for n, c in enumerate(sorted(categories, key=lambda c: c.priority))}
     awards = sorted((a for r in results for a in r.awards), key=lambda a: order[a.category_key])
     unawarded = sorted(
         (u for r in results for u in r.unawarded), key=lambda u: order[u.category_key]
     )
-    return PrizePlan(result=PrizeResult(tuple(awards), tuple(unawarded)))
+    return PrizePlan(
+        result=PrizeResult(tuple(awards), tuple(unawarded)), shared=tuple(shared.items())
+    )
 
 
 @transaction.atomic
 def record_prize_roll_off(
     tournament: Tournament, key: str, *, actor, faces: list[int] | None = None
-) -> PrizeRollOff:
+) -> RollOff:
     """Stores a prize tie's dice: typed in, or rolled on screen with the next draw code.
 
-    A tie a corrected card changed is thrown again: the earlier dice stay in the audit log
-    and, when rolled on screen, the earlier attempt stays in the list of draws.
+    A tie a corrected card changed is thrown again as a new version of the same roll-off:
+    the earlier version stays, and when rolled on screen its attempt stays in the draws.
+    A tie the cut's roll-off settled is not pending (`ForPrizes.shared`): one tie, one roll-off.
     """
     Tournament.objects.select_for_update().get(pk=tournament.pk)
     tie = next((t for t in plan_prizes(tournament).pending if t.key == key), None)
     if tie is None:
         raise UserFacingError("That roll-off is not needed (or is already recorded).")
-    stale = PrizeRollOff.objects.filter(tournament=tournament, key=key).first()
+    category = tournament.prize_categories.get(key=tie.category_key)
+    subject = prize_roll_off_subject(key)
     seed = None
     try:
         if faces is None:
-            seed = draws.next_seed(tournament, prize_roll_off_subject(key), actor=actor)
+            seed = draws.next_seed(tournament, subject, actor=actor)
             rolled = settle_prize_tie(tie, random.Random(seed))
         else:
             rolled = settle_prize_tie(tie, faces)
     except RuleError as exc:
         raise UserFacingError(str(exc)) from exc
-    data = {}
-    if stale is not None:
-        # Thrown for a tie a corrected card has changed; the audit entry keeps its dice.
-        data["replaces"] = {"players": stale.players, "faces": stale.faces}
-        stale.delete()
-    record = PrizeRollOff.objects.create(
+    earlier = RollOff.objects.filter(tournament=tournament, subject=subject).order_by("version")
+    previous = earlier.last()
+    record = RollOff.objects.create(
         tournament=tournament,
+        kind=RollOff.Kind.PRIZE,
+        subject=subject,
+        version=previous.version + 1 if previous else 1,
+        stage=tournament.stages.filter(kind=category.stage_kind).first(),
+        group=str(tie.scope_group),
         key=key,
+        category_key=category.key,
+        category_label=category.label,
+        measure=category.measure,
+        scope=category.scope,
         players=list(tie.players),
         faces=list(faces_thrown(rolled)),
+        winners=list(rolled.order[: tie.places]),
+        rounds=[{str(p): face for p, face in throw.items()} for throw in rolled.rounds],
+        source=RollOff.Source.ENTERED if seed is None else RollOff.Source.SITE,
         seed=seed,
         recorded_by=actor,
     )
+    again = f" (throw {record.version}: the tie changed after a corrected card)" if previous else ""
     audit.record(
         "prizes.roll_off",
-        f"{tie.label}: roll-off recorded",
+        f"{tie.label}: roll-off recorded{again}",
         actor=actor,
         tournament=tournament,
         target=record,
-        data={"faces": record.faces, **data},
+        data={"faces": record.faces, "version": record.version},
     )
     return record
 

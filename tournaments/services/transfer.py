@@ -69,7 +69,7 @@ TOURNAMENT = "tournaments.tournament"
 PLAYER = "tournaments.player"
 AWARD = "tournaments.prizeaward"
 CATEGORY = "tournaments.prizecategory"
-PRIZE_ROLL_OFF = "tournaments.prizerolloff"
+ROLL_OFF = "tournaments.rolloff"
 AUDIT = "tournaments.auditentry"
 ACCOUNT = "auth.user"
 PRESET = "tournaments.rulepreset"
@@ -88,7 +88,7 @@ MODELS = frozenset(
         "tournaments.round",
         "tournaments.seat",
         "tournaments.rosterchange",
-        "tournaments.rolloffrecord",
+        ROLL_OFF,
         "tournaments.qualifier",
         "tournaments.finaltable",
         "tournaments.finalseat",
@@ -97,7 +97,6 @@ MODELS = frozenset(
         "tournaments.prizenomination",
         "tournaments.travelingpass",
         "tournaments.lastbuncomark",
-        PRIZE_ROLL_OFF,
         AWARD,
         "tournaments.payout",
         PRINTOUT,
@@ -126,11 +125,10 @@ AUDIT_DATA_IDS = {"player": PLAYER, "players": PLAYER, "award": AWARD}
 PLAIN_JSON = frozenset(
     {
         ("tournaments.stage", "rules"),
-        ("tournaments.rolloffrecord", "faces"),
+        (ROLL_OFF, "faces"),
         ("tournaments.finaltable", "order_faces"),
         ("tournaments.finalthrow", "dice"),
         (CATEGORY, "amounts_cents"),
-        (PRIZE_ROLL_OFF, "faces"),
         ("scoring.tableresult", "tie_break"),
         ("scoring.cardentry", "rounds"),
     }
@@ -190,9 +188,8 @@ class Relabel:
     def __init__(self, export: dict, new: Callable[[str, int], Any]) -> None:
         self.new = new
         rows = export["models"]
-        self.scopes = {row.get("key"): row.get("scope") for row in rows[CATEGORY]}
         self.categories = {row["id"]: row.get("scope") for row in rows[CATEGORY]}
-        self.prize_roll_offs = {row["id"]: row.get("key") for row in rows[PRIZE_ROLL_OFF]}
+        self.roll_off_scopes = {row["id"]: row.get("scope") for row in rows[ROLL_OFF]}
 
     def id(self, label: str, old: Any, where: str) -> Any:
         if not isinstance(old, int) or isinstance(old, bool):
@@ -208,9 +205,9 @@ class Relabel:
             raise TransferError(f"{where}: expected a list of player ids, got {ids!r}.")
         return [self.id(PLAYER, p, where) for p in ids]
 
-    def tied(self, key: str, ids: Any, where: str) -> list:
-        """A prize tie's players, or pod numbers (which stay) for a best-pod prize."""
-        if self.scopes.get(str(key).split(":")[0]) == "pod_group":
+    def tied(self, scope: Any, ids: Any, where: str) -> list:
+        """A roll-off's players, or pod numbers (which stay) for a best-pod prize."""
+        if scope == "pod_group":
             return ids
         return self.players(ids, where)
 
@@ -280,10 +277,11 @@ def _audit_data(rl: Relabel, value: dict, row: dict, where: str) -> dict:
             out[key] = [rl.id(label, old, where) for old in out[key]]
         elif out.get(key) is not None:
             out[key] = rl.id(label, out[key], where)
-    if isinstance(out.get("replaces"), dict) and row["target_type"] == PRIZE_ROLL_OFF:
-        key = rl.prize_roll_offs.get(int(row["target_id"] or 0), "")
+    if isinstance(out.get("replaces"), dict) and row["target_type"] == ROLL_OFF:
+        # Written before re-throws became versions: the players of the throw it replaced.
+        scope = rl.roll_off_scopes.get(int(row["target_id"] or 0), "")
         replaced = out["replaces"]
-        out["replaces"] = {**replaced, "players": rl.tied(key, replaced["players"], where)}
+        out["replaces"] = {**replaced, "players": rl.tied(scope, replaced["players"], where)}
     return out
 
 
@@ -292,32 +290,34 @@ def _player_ids(rl: Relabel, value: list, row: dict, where: str) -> list:
 
 
 def _tied_players(rl: Relabel, value: list, row: dict, where: str) -> list:
-    return rl.tied(row["key"], value, where)
+    return rl.tied(row.get("scope"), value, where)
+
+
+def _tied_throws(rl: Relabel, value: list, row: dict, where: str) -> list:
+    return value if row.get("scope") == "pod_group" else _throws(rl, value, row, where)
 
 
 # JSON fields that hold ids, by model: how to translate them. With PLAIN_JSON, every JSON field
 # of the moved models is listed (a test checks it), so a new one must be thought about.
 JSON_IDS: dict[str, dict[str, Callable[[Relabel, Any, dict, str], Any]]] = {
     "tournaments.stage": {"draw_input": _draw_input},
-    "tournaments.rolloffrecord": {
-        "players": _player_ids,
-        "winners": _player_ids,
-        "rounds": _throws,
+    ROLL_OFF: {
+        "players": _tied_players,
+        "winners": _tied_players,
+        "rounds": _tied_throws,
     },
     "tournaments.finaltable": {"order": _player_ids},
     "tournaments.finalseat": {"pool": _player_ids},
     "tournaments.prizenomination": {"winners": _nominees},
-    PRIZE_ROLL_OFF: {"players": _tied_players},
     AUDIT: {"data": _audit_data},
 }
 # Models whose JSON names rows of these models, which must therefore be inserted first.
 JSON_NEEDS = {
     "tournaments.stage": {PLAYER},
-    "tournaments.rolloffrecord": {PLAYER},
+    ROLL_OFF: {PLAYER},
     "tournaments.finaltable": {PLAYER},
     "tournaments.finalseat": {PLAYER},
     "tournaments.prizenomination": {PLAYER, CATEGORY},
-    PRIZE_ROLL_OFF: {PLAYER, CATEGORY},
     AUDIT: MODELS - {AUDIT},  # its target may be any row
 }
 

@@ -36,7 +36,7 @@ from scoring.services.cards import load_stage
 
 from ..forms.advancement import OrderForm, RollOffForm, StageChoiceForm, ThrowForm
 from ..forms.stages import first_error
-from ..models import FinalSeat, FinalTable, FinalThrow, Player, Qualifier, RollOffRecord, Stage
+from ..models import FinalSeat, FinalTable, FinalThrow, Player, Qualifier, RollOff, Stage
 from ..permissions import TournamentPermissionMixin
 from ..services import advancement as service
 from ..services import draws as draw_service
@@ -77,7 +77,7 @@ class Throw:
 
 @dataclass(frozen=True)
 class RollOffShown:
-    record: RollOffRecord
+    record: RollOff
     names: list[str]
     throws: list[Throw]
     winners: list[str]
@@ -85,11 +85,16 @@ class RollOffShown:
 
     @property
     def site_rolled(self) -> bool:
-        return self.record.source == RollOffRecord.Source.SITE
+        return self.record.source == RollOff.Source.SITE
+
+    @property
+    def shared(self) -> bool:
+        """Thrown for a prize of the same tie, which settled this cut too."""
+        return self.record.kind == RollOff.Kind.PRIZE
 
 
 def roll_off_shown(
-    record: RollOffRecord, names: dict[int, str], users: dict[int, str] | None = None
+    record: RollOff, names: dict[int, str], users: dict[int, str] | None = None
 ) -> RollOffShown:
     def name(pid) -> str:
         return names.get(int(pid), f"player {pid}")
@@ -240,7 +245,7 @@ def clear_places(
     eligible = eligibility(standings).eligible
     next_in_line = rules.top_both == "next_in_line"
     pending = {t.category_key for t in plan.pending}
-    recorded = {r.category_key: r for r in plan.roll_offs}
+    recorded = plan.by_category
     seated: dict[int, str] = {}
     found_so_far: dict[str, list[Clear]] = {}
     for category in rules.categories:
@@ -324,7 +329,10 @@ def group_shown(
         plan,
         columns,
         ties,
-        [roll_off_shown(r, names, users) for r in sorted(plan.roll_offs, key=lambda r: r.pk)],
+        [
+            roll_off_shown(r, names, users)
+            for r in sorted(plan.by_category.values(), key=lambda r: r.pk)
+        ],
         ineligible,
         card_links(tournament, stage, plan, pods),
     )
@@ -335,7 +343,7 @@ def plan_ids(plans: list[service.GroupPlan]) -> set[int]:
     for plan in plans:
         for tie in plan.pending:
             ids.update(int(p) for p in tie.players)
-        ids |= roll_off_player_ids(plan.roll_offs)
+        ids |= roll_off_player_ids(plan.by_category.values())
         if plan.result is not None:
             ids.update(int(q.player) for q in plan.result.qualifiers)
             ids.update(int(e.player) for e in plan.result.empty_seats if e.player is not None)
@@ -359,7 +367,9 @@ def stages_shown(tournament, stages: list[Stage]) -> list[StageShown]:
     for _, _, _, partial, _ in planned:
         ids.update(row[0] for group in partial.values() for rows in group.values() for row in rows)
     names = player_names(ids)
-    user_ids = {r.recorded_by_id for _, p, _, _, _ in planned for g in p for r in g.roll_offs}
+    user_ids = {
+        r.recorded_by_id for _, p, _, _, _ in planned for g in p for r in g.by_category.values()
+    }
     users = dict(
         get_user_model()
         .objects.filter(pk__in=user_ids - {None})
@@ -558,7 +568,7 @@ class RollOffView(AdvancementAction):
         where = "the semi-final" if data["group"] == service.SEMI_GROUP else f"pod {data['group']}"
         how = (
             f"rolled on screen, draw code {record.seed}"
-            if record.source == RollOffRecord.Source.SITE
+            if record.source == RollOff.Source.SITE
             else f"{len(record.faces)} dice entered"
         )
         verb = "wins" if len(record.winners) == 1 else "win"

@@ -26,7 +26,7 @@ from ...models import (
     Pod,
     Printout,
     Qualifier,
-    RollOffRecord,
+    RollOff,
     Seat,
     Stage,
     Tournament,
@@ -135,13 +135,13 @@ def _group_label(group: str) -> str:
     return f"Pod {group}" if group.isdigit() else group.capitalize()
 
 
-def _roll_off_line(record: RollOffRecord, names: dict[int, str]) -> str:
+def _roll_off_line(record: RollOff, names: dict[int, str]) -> str:
     throws = "; then ".join(
         ", ".join(f"{names.get(int(pid), pid)} {face}" for pid, face in throw.items())
         for throw in record.rounds
     )
     winners = ", ".join(names.get(pid, str(pid)) for pid in record.winners)
-    how = "rolled on screen" if record.source == RollOffRecord.Source.SITE else "dice at the table"
+    how = "rolled on screen" if record.source == RollOff.Source.SITE else "dice at the table"
     return (
         f"{_group_label(record.group)}, {record.category_label}: {throws}. {winners} won ({how})."
     )
@@ -165,12 +165,14 @@ def results_info(stage: Stage) -> pdf.ResultsInfo:
         for q in saved
     ]
     pending: list[str] = []
+    shared: list[RollOff] = []
     if stage.kind != Stage.Kind.FINAL:
         try:
             plans = plan_stage(stage)
         except UserFacingError:
             plans = []
         for plan in plans:
+            shared += [r for _, r in plan.shared]
             for tie in plan.pending:
                 tied = ", ".join(names.get(p, str(p)) for p in tie.players)
                 pending.append(
@@ -208,7 +210,13 @@ def results_info(stage: Stage) -> pdf.ResultsInfo:
                 status,
             )
         )
-    records = RollOffRecord.objects.filter(stage=stage).order_by("group", "category_key")
+    # The cut's own roll-offs, and prize roll-offs of the same tie that settled a cut too.
+    records = [
+        *RollOff.objects.filter(stage=stage, kind=RollOff.Kind.CUT).order_by(
+            "group", "category_key"
+        ),
+        *shared,
+    ]
     roll_offs = [_roll_off_line(r, names) for r in records] + pending
     finalists: list[pdf.FinalistRow] = []
     winner = None

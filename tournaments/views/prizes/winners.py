@@ -18,7 +18,7 @@ from ...models import (
     PrizeAward,
     PrizeCategory,
     PrizeNomination,
-    PrizeRollOff,
+    RollOff,
     Round,
     TravelingPass,
 )
@@ -136,7 +136,7 @@ class PrizeWinnersView(PrizePageMixin, View):
             awards=self.awards_shown(plan, measures, names),
             unawarded=self.unawarded_shown(plan, names),
             total=dollars(sum(a.total_cents for a in plan.result.awards)) if plan.result else "",
-            roll_offs=self.roll_offs(t, categories, names),
+            roll_offs=self.roll_offs(t, plan, categories, names),
             stored=[
                 {
                     "award": a,
@@ -281,19 +281,27 @@ class PrizeWinnersView(PrizePageMixin, View):
         ]
 
     @staticmethod
-    def roll_offs(t, categories, names) -> list[dict]:
-        records = PrizeRollOff.objects.filter(tournament=t).select_related("recorded_by")
+    def roll_offs(t, plan, categories, names) -> list[dict]:
+        """Every throw of every prize tie, earlier versions too (a tie thrown again after a
+        corrected card), and the ties the cut's roll-off of the same tie settled."""
+        records = RollOff.objects.filter(tournament=t, kind=RollOff.Kind.PRIZE)
         labels = {c.key: (c.label, c.scope) for c in categories}
+        newest: dict[str, int] = {}
+        rows = list(records.select_related("recorded_by").order_by("pk"))
+        for r in rows:
+            newest[r.subject] = max(newest.get(r.subject, 0), r.version)
         shown = []
-        for r in records.order_by("pk"):
-            key, group, place = r.key.split(":")
-            label, scope = labels.get(key, (key, ""))
+        for key, r in [(r.key, r) for r in rows] + list(plan.shared):
+            category, group, place = key.split(":")
+            label, scope = labels.get(category, (category, ""))
             shown.append(
                 {
                     "record": r,
                     "title": f"{label} · {where(group)} · {ordinal(int(place))} place",
                     "players": [who(scope, p, names) for p in r.players],
                     "by": r.recorded_by.get_username() if r.recorded_by else "",
+                    "shared": r.kind == RollOff.Kind.CUT,
+                    "replaced": r.kind == RollOff.Kind.PRIZE and r.version < newest[r.subject],
                 }
             )
         return shown
@@ -406,7 +414,7 @@ class RollOffView(PrizePageMixin, View):
                 self.tournament,
                 form.cleaned_data["key"],
                 actor=request.user,
-                faces=form.cleaned_data["faces"],
+                faces=form.faces,
             )
         except UserFacingError as exc:
             messages.error(request, exc.message)
