@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from tournaments.models import Player, Tournament, TournamentRole, UserProfile
-from tournaments.services import registration, rounds
+from tournaments.services import invitations, registration, rounds
 from tournaments.services.accounts import one_time_password
 from tournaments.services.rehearsal import FIRST, LAST, rehearse
 
@@ -60,6 +60,9 @@ class Command(BaseCommand):
         tournament.refresh_from_db()
         TournamentRole.objects.create(tournament=tournament, user=accounts["staff"], role="staff")
         TournamentRole.objects.create(tournament=tournament, user=accounts["admin"], role="admin")
+        # Waiting on its owner: the organiser's Staff & admins page shows the link to pass
+        # on, and staff see the invitation on their home page after signing in.
+        invitations.invite(tournament, accounts["staff"], "admin", actor=accounts["organiser"])
         stage = tournament.stages.get()
         for pod in stage.pods.filter(number__in=(1, 2)):
             pod.staff.add(accounts["staff"])
@@ -103,4 +106,7 @@ class Command(BaseCommand):
         self.stdout.write("Accounts (passwords are new each time the demo loads):")
         for username, password in passwords.items():
             self.stdout.write(f"  {username:<10} {password}")
-        self.stdout.write("  staff records pods 1 and 2; admin prints and pays prizes.")
+        self.stdout.write(
+            "  staff records pods 1 and 2 and has an invitation to help at the prize table "
+            "(their home page); admin prints and pays prizes."
+        )

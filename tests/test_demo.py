@@ -1,0 +1,53 @@
+"""`make demo` is the first thing a new organiser runs: it must show the newest work, not
+just load. One run of the command, then the pages a visitor of the demo would open."""
+
+import re
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+
+from tests.helpers import text
+from tournaments.management.commands.demo import FINISHED_SLUG, SLUG
+from tournaments.models import Invitation, Tournament
+from tournaments.services import draws
+
+
+@pytest.fixture
+def demo(db):
+    out = StringIO()
+    call_command("demo", stdout=out)
+    passwords = dict(re.findall(r"^  (organiser|staff|admin)\s+(\S+)$", out.getvalue(), re.M))
+    return passwords
+
+
+def signed_in(username, password) -> Client:
+    client = Client()
+    assert client.login(username=username, password=password)
+    return client
+
+
+def test_the_demo_shows_an_invitation_waiting_for_its_owner(demo):
+    pink = Tournament.objects.get(slug=SLUG)
+    (invitation,) = Invitation.objects.filter(tournament=pink)
+    assert (invitation.user.username, invitation.role) == ("staff", "admin")
+    people = text(signed_in("organiser", demo["organiser"]).get(f"/t/{SLUG}/manage/people/"))
+    assert "Waiting for an answer" in people
+    home = text(signed_in("staff", demo["staff"]).get("/"))
+    assert f"Admin of {pink.name}" in home and "Answer" in home
+
+
+def test_the_demo_draws_are_sealed_before_and_checkable_after(demo):
+    pink = Tournament.objects.get(slug=SLUG)
+    board = text(Client().get(f"/t/{SLUG}/board/"))
+    assert pink.draw_fingerprint in board and pink.draw_secret not in board
+    finished = Tournament.objects.get(slug=FINISHED_SLUG)
+    assert draws.is_published(finished)
+    results = text(Client().get(f"/t/{FINISHED_SLUG}/results/"))
+    assert finished.draw_secret in results and "Every draw checks out" in results
+
+
+def test_the_finished_demo_verifies_cards_as_its_sheet_says(demo):
+    finished = Tournament.objects.get(slug=FINISHED_SLUG)
+    assert finished.stages.get(kind="qualifying").verification == "one_staff"
