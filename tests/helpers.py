@@ -282,34 +282,31 @@ def verified_after_three_rounds():
     return r.tournament, stage, organiser
 
 
+def reenter_card(stage, player_pk, actor, change=lambda card: card) -> None:
+    """A new version of a player's card: the current one, passed through `change`."""
+    cards = card_service.load_stage(stage)
+    current = cards.versions[player_pk][-1]
+    card_service.enter_card(
+        stage,
+        cards.players[player_pk],
+        change(card_service.card_of(current)),
+        actor=actor,
+        base_version=current.version,
+    )
+
+
 def miscount(stage, player_pk, actor) -> None:
     """A new version of a verified card that disagrees with the tables: the player is no
     longer eligible until it is resolved, whatever the preset's verification. (A mere
     re-entry would not do: under the Mesquite sheet one staff member's matching entry
     verifies the card at once.)"""
-    cards = card_service.load_stage(stage)
-    current = cards.versions[player_pk][-1]
-    miscounted = card_service.card_of(current)
-    card_service.enter_card(
-        stage,
-        cards.players[player_pk],
-        replace(miscounted, buncos=miscounted.buncos + 1),
-        actor=actor,
-        base_version=current.version,
-    )
+    reenter_card(stage, player_pk, actor, lambda card: replace(card, buncos=card.buncos + 1))
 
 
 def unverify(stage, player_pk, actor) -> None:
-    """A new, unconfirmed version of a verified card: the card is no longer verified."""
-    cards = card_service.load_stage(stage)
-    current = cards.versions[player_pk][-1]
-    card_service.enter_card(
-        stage,
-        cards.players[player_pk],
-        card_service.card_of(current),
-        actor=actor,
-        base_version=current.version,
-    )
+    """A new, unconfirmed version of a verified card: under a second person's check the card
+    is no longer verified until someone else confirms it."""
+    reenter_card(stage, player_pk, actor)
 
 
 def settings_data(tournament, **changes):
