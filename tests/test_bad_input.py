@@ -675,7 +675,7 @@ def test_a_round_in_other_digits_is_not_a_round(world, baseline):
 
 def test_a_username_longer_than_any_account_is_refused_before_it_is_tried(world, baseline):
     """No account has such a name; counting it as a failed try once made PostgreSQL refuse the
-    row (then django-axes' 255-character column) and the sign-in page answer with an error."""
+    row (in the sign-in failures' username column) and the sign-in page answer with an error."""
     with rolled_back():
         outcome = send(
             client_for(None),

@@ -184,7 +184,7 @@ def assert_ids_point_inside(tournament):
 
 
 def signs_in(username, password):
-    """Through the login page: django-axes refuses Client.login(), which has no request."""
+    """Through the login page, as the moved staff would sign in (sign-in limits included)."""
     client = Client()
     client.post(reverse("login"), {"username": username, "password": password})
     return "_auth_user_id" in client.session
