@@ -17,12 +17,14 @@ import logging
 import os
 import tempfile
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from ...models import Pod, Printout, Stage, Tournament
@@ -113,16 +115,21 @@ def send_waiting(tournament: Tournament, pk: int | None = None) -> int:
     )
     if pk is not None:
         waiting = waiting.filter(pk=pk)
+    return send_each(waiting, (p for p in waiting.values_list("pk", flat=True) if _may_ask(p)))
+
+
+def send_each(rows: QuerySet[Printout], pks: Iterable[int]) -> int:
+    """Sends the rows `pks` of `rows` again, each locked while it is sent and skipped when
+    someone else holds it (another page's poll, the sweep, a worker starting it); stops at
+    the first the queue refuses, since asking about the others would only wait as long.
+    Returns how many the queue took."""
     sent = 0
-    for row_pk in waiting.values_list("pk", flat=True):
-        if not _may_ask(row_pk):
-            continue
+    for row_pk in pks:
         with transaction.atomic():
-            row = waiting.select_for_update(skip_locked=True).filter(pk=row_pk).first()
-            if row is None:
+            if rows.select_for_update(skip_locked=True).filter(pk=row_pk).first() is None:
                 continue
             if not _send(row_pk):
-                break  # still down: asking about the other rows would only wait as long
+                break
             sent += 1
     return sent
 

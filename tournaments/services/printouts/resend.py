@@ -54,15 +54,7 @@ def resend_stuck(now: datetime | None = None) -> int:
     cutoff = (now or timezone.now()) - STUCK_AFTER
     queued = Printout.objects.filter(status=Printout.Status.QUEUED)
     due = queued.filter(Q(sent_at__lte=cutoff) | Q(sent_at__isnull=True, requested_at__lte=cutoff))
-    sent = 0
-    for pk in due.order_by("requested_at").values_list("pk", flat=True):
-        with transaction.atomic():
-            if due.select_for_update(skip_locked=True).filter(pk=pk).first() is None:
-                continue
-            if not jobs._send(pk):
-                break  # the queue is not answering: the next sweep tries again
-            sent += 1
-    return sent
+    return jobs.send_each(due, due.order_by("requested_at").values_list("pk", flat=True))
 
 
 @transaction.atomic
