@@ -4,6 +4,7 @@ that show a rule say what the engine says, seat by seat and label by label."""
 import csv
 import io
 import random
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -101,3 +102,19 @@ def test_card_status_in_the_csv_equals_the_card_page(client_for):
     assert STATUS_LABELS[Status.TO_CONFIRM] in page
     other = Player.objects.filter(tournament=tournament).exclude(pk=player.pk).first()
     assert by_code[other.code] == STATUS_LABELS[Status.UNCHECKED]
+
+
+def test_the_cut_is_walked_by_the_engine_alone_and_pages_share_one_presenter():
+    """The advancement page, the results page and the board present the service's plan: no
+    page re-walks the cut (rank, eligibility, cut) and no page imports another page's module."""
+    root = Path(__file__).resolve().parent.parent
+    for path in (root / "scoring" / "views").glob("*.py"):
+        assert "tournaments.views" not in path.read_text(), path
+    for path in (
+        root / "tournaments" / "views" / "advancement.py",
+        *(root / "tournaments" / "presenters").glob("*.py"),
+        root / "scoring" / "views" / "results_public.py",
+    ):
+        source = path.read_text()
+        for walk in ("eligibility(", "rank(", " cut(", "load_stage("):
+            assert walk not in source, f"{path.name} calls {walk}"
