@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from django import forms
 
+from scoring.rules.table import PAIR_LABELS
 from scoring.services.results import MAX_COUNT, MAX_POINTS, ResultEntry, Tally
 
 SEATS = (1, 2, 3, 4)
 # A hidden version missing or garbled: a crafted post, or a page from before a deploy. Its own
 # error would sit on a hidden field nobody sees, so the form says this instead.
 STALE_PAGE = "This page is out of date: reload it."
-PAIR_CHOICES = [(0, "Seats 1 & 3"), (1, "Seats 2 & 4")]
+PAIR_CHOICES = list(enumerate(PAIR_LABELS))
 
 
 def count_field(label: str, maximum: int = MAX_COUNT) -> forms.IntegerField:
@@ -60,12 +61,12 @@ class ResultForm(forms.Form):
         coerce=int,
         error_messages={
             "required": "Tap the winning pair.",
-            "invalid_choice": "Tap the winning pair: seats 1 & 3 or seats 2 & 4.",
+            "invalid_choice": f"Tap the winning pair: {' or '.join(PAIR_LABELS).lower()}.",
         },
     )
     base_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
-    points_13 = _points_field("Seats 1 & 3")
-    points_24 = _points_field("Seats 2 & 4")
+    points_13 = _points_field(PAIR_LABELS[0])
+    points_24 = _points_field(PAIR_LABELS[1])
     tie = forms.BooleanField(
         required=False,
         label="Tie — decided by roll-off",

@@ -4,15 +4,26 @@ that show a rule say what the engine says, seat by seat and label by label."""
 import csv
 import io
 import random
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from scoring.cards import STATUS_LABELS, Status
+from scoring.forms import ResultForm
+from scoring.models import TableResult
 from scoring.rules import PRESETS
 from scoring.rules.ruleset import MOVEMENT_STYLES, MOVEMENTS, TIE_BREAK_LABELS
-from scoring.rules.table import pair_of, partner_number, partner_of, partner_pairs
+from scoring.rules.table import (
+    PAIR_LABELS,
+    pair_label,
+    pair_of,
+    pair_seats,
+    partner_number,
+    partner_of,
+    partner_pairs,
+)
 from scoring.rules.tiebreak import ROLL_OFF_RULE
 from scoring.services import cards as card_service
 from tests.factories import UserFactory, grant
@@ -101,3 +112,60 @@ def test_card_status_in_the_csv_equals_the_card_page(client_for):
     assert STATUS_LABELS[Status.TO_CONFIRM] in page
     other = Player.objects.filter(tournament=tournament).exclude(pk=player.pk).first()
     assert by_code[other.code] == STATUS_LABELS[Status.UNCHECKED]
+
+
+def test_the_cut_is_walked_by_the_engine_alone_and_pages_share_one_presenter():
+    """The advancement page, the results page and the board present the service's plan: no
+    page re-walks the cut (rank, eligibility, cut) and no page imports another page's module."""
+    root = Path(__file__).resolve().parent.parent
+    for path in (root / "scoring" / "views").glob("*.py"):
+        assert "tournaments.views" not in path.read_text(), path
+    for path in (
+        root / "tournaments" / "views" / "advancement.py",
+        *(root / "tournaments" / "presenters").glob("*.py"),
+        root / "scoring" / "views" / "results_public.py",
+    ):
+        source = path.read_text()
+        for walk in ("eligibility(", "rank(", " cut(", "load_stage("):
+            assert walk not in source, f"{path.name} calls {walk}"
+
+
+PAIR_WORDING = ("1 & 3", "2 & 4", "1 &amp; 3", "2 &amp; 4")
+
+
+def test_the_pair_names_are_written_once_in_the_engine():
+    """ "Seats 1 & 3 / seats 2 & 4" is stated in scoring/rules/table.py only: the model's
+    choices, the form, the messages, the pages and the printouts take it from there."""
+    assert PAIR_LABELS == ("Seats 1 & 3", "Seats 2 & 4")
+    assert [pair_label(p) for p in (0, 1)] == list(PAIR_LABELS)
+    assert [label for _, label in TableResult.Pair.choices] == list(PAIR_LABELS)
+    assert [label for _, label in ResultForm.base_fields["winner"].choices] == list(PAIR_LABELS)
+    root = Path(__file__).resolve().parent.parent
+    home = root / "scoring" / "rules" / "table.py"
+    sources = [
+        path
+        for folder in ("scoring", "tournaments", "bunco_site", "templates", "static")
+        for path in (root / folder).rglob("*")
+        if path.suffix in (".py", ".html", ".txt", ".js") and "migrations" not in path.parts
+    ]
+    assert home in sources and len(sources) > 100
+    for path in sources:
+        if path == home:
+            continue
+        source = path.read_text()
+        for words in PAIR_WORDING:
+            assert words not in source, f"{path.relative_to(root)} writes {words!r}"
+
+
+def test_pages_and_messages_name_the_pairs_with_the_engine_labels(
+    client_for, tournament, organiser
+):
+    drawn_stage(tournament, organiser, players=8)
+    client = client_for(organiser)
+    address = reverse("table-result", args=[tournament.slug, 1, 1, 1])
+    body = client.get(address).content.decode()
+    for pair in (0, 1):
+        assert f"{pair_label(pair).replace('&', '&amp;')}: " in body
+        assert f">{pair_seats(pair).replace('&', '&amp;')}</span>" in body
+    refused = client.post(address, {"winner": "7", "base_version": "0"})
+    assert "Tap the winning pair: seats 1 &amp; 3 or seats 2 &amp; 4." in refused.content.decode()

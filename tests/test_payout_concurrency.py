@@ -87,7 +87,7 @@ def test_paying_while_the_awards_are_recomputed_pays_or_recomputes_never_both(mo
     award_everything(tournament, organiser)
     paid_first = recomputed_first = 0
     for attempt in range(RECOMPUTE_RACES):
-        award = tournament.awards.order_by("pk").first()
+        award = tournament.awards.current().order_by("pk").first()
         paid, recomputed = at_once(
             partial(prizes.pay, award, actor=cashier, present=True, id_checked=True),
             partial(prizes.award, tournament, actor=organiser),
@@ -106,6 +106,8 @@ def test_paying_while_the_awards_are_recomputed_pays_or_recomputes_never_both(mo
             recomputed_first += 1
             assert paid.message == prizes.RECOMPUTED
             assert not Payout.objects.exists()
-            assert not PrizeAward.objects.filter(pk=award.pk).exists()
-            assert len(recomputed) == tournament.awards.count()
+            # The award paid for was superseded (kept, never deleted) by the recompute.
+            assert not PrizeAward.objects.current().filter(pk=award.pk).exists()
+            assert PrizeAward.objects.filter(pk=award.pk, superseded_at__isnull=False).exists()
+            assert len(recomputed) == tournament.awards.current().count()
     assert paid_first + recomputed_first == RECOMPUTE_RACES

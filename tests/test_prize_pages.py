@@ -11,6 +11,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.factories import UserFactory, grant, member
 from tests.helpers import (
@@ -35,6 +36,7 @@ from tournaments.models import (
 )
 from tournaments.prizes import OVERALL
 from tournaments.services import prizes, rehearsal
+from tournaments.services.printouts.documents import payout_lines
 
 pytestmark = pytest.mark.django_db
 
@@ -435,6 +437,36 @@ def test_one_prize_per_player_note_names_the_player_passed_over(event, desk):
 
 
 # --- the prize table --------------------------------------------------------------------------
+
+
+def test_awarding_again_keeps_the_earlier_awards_and_the_pages_show_only_those_in_force(
+    event, awarded, desk
+):
+    """Nothing is deleted by a re-award: the earlier shares stay, superseded, and the prize
+    table, its pay page, the winners page, the ledger and the payout sheet leave them out."""
+    again = prizes.award(event, actor=rehearsal_organiser())
+    assert PrizeAward.objects.filter(tournament=event).count() == 2 * len(awarded)
+    page = text(desk.get(url("payouts", event)))
+    assert page.count('class="list-group-item share') == len(again)
+    for old, new in zip(awarded, again, strict=True):
+        assert url("payout-pay", event, new.pk) in page
+        assert url("payout-pay", event, old.pk) not in page
+        assert desk.get(url("payout-pay", event, old.pk)).status_code == 404
+    winners = desk.get(url("prize-winners", event))
+    assert [row["award"] for row in winners.context["stored"]] == list(
+        PrizeAward.objects.current().filter(tournament=event).order_by(*PrizeAward._meta.ordering)
+    )
+    assert not winners.context["stale"]
+    books = prizes.ledger(event)
+    assert books.awarded_cents == sum(a.amount_cents for a in again)
+    lines = payout_lines(event)
+    assert len(lines) == len(again)
+    # Deleting a category the earlier awards name is refused: they are kept.
+    old_only = awarded[0].category
+    PrizeAward.objects.current().filter(category=old_only).update(superseded_at=timezone.now())
+    response = desk.post(url("prize-category-delete", event, old_only.pk), follow=True)
+    assert "was in earlier awards, which are kept" in messages_of(response)[0]
+    assert PrizeCategory.objects.filter(pk=old_only.pk).exists()
 
 
 def test_search_by_name_or_code(event, awarded, desk):

@@ -547,10 +547,11 @@ def test_the_ledger_adds_up(awarded):
 
 def test_awards_are_recomputed_until_the_first_payment_then_fixed(awarded):
     t, organiser = awarded.tournament, awarded.organiser
-    before = sorted(PrizeAward.objects.values_list("category__key", "scope_group", "player_id"))
+    current = PrizeAward.objects.current()
+    before = sorted(current.values_list("category__key", "scope_group", "player_id"))
     again = prizes.award(t, actor=organiser)
     assert len(again) == len(before)
-    after = sorted(PrizeAward.objects.values_list("category__key", "scope_group", "player_id"))
+    after = sorted(current.values_list("category__key", "scope_group", "player_id"))
     assert after == before
     payout = prizes.pay(again[0], actor=awarded.admin, present=True, id_checked=True)
     with pytest.raises(UserFacingError, match="can no longer be recomputed"):
@@ -558,7 +559,37 @@ def test_awards_are_recomputed_until_the_first_payment_then_fixed(awarded):
     prizes.void(payout, actor=awarded.admin, reason="Wrong winner")
     with pytest.raises(UserFacingError, match="can no longer be recomputed"):
         prizes.award(t, actor=organiser)  # a voided payment is still money that moved
-    assert PrizeAward.objects.count() == len(before)
+    # The first awards are kept beside the second; only the second are in force.
+    assert PrizeAward.objects.count() == 2 * len(before)
+    assert set(current) == set(again)
+
+
+def test_awarding_again_after_a_corrected_card_keeps_the_earlier_awards(event):
+    """DESIGN.md: "Nothing is deleted by a correction". The first awards stay, superseded;
+    the money, the ledger and the pages follow only the awards in force."""
+    t = event.tournament
+    category(t, "wins", "most_wins", amounts=(1000,))
+    first = prizes.award(t, actor=event.organiser)
+    winners = {a.player_id for a in first}
+    for player in winners:
+        unverify(event, player)  # corrected late: no longer eligible
+    second = prizes.award(t, actor=event.organiser)
+    assert second and winners.isdisjoint(a.player_id for a in second)
+    assert PrizeAward.objects.filter(tournament=t).count() == len(first) + len(second)
+    assert set(PrizeAward.objects.current()) == set(second)
+    for old in PrizeAward.objects.filter(pk__in=[a.pk for a in first]):
+        assert old.version == 1 and old.superseded_at is not None
+    assert {a.version for a in second} == {2}
+    entry = AuditEntry.objects.filter(action="prizes.awarded").latest("pk")
+    assert entry.data["version"] == 2 and entry.data["superseded"] == len(first)
+    assert f"replacing {len(first)} earlier shares, which are kept" in entry.summary
+    # An earlier award cannot be paid; the ledger counts the awards in force once.
+    with pytest.raises(UserFacingError, match="no longer on the list"):
+        prizes.pay(first[0], actor=event.organiser, present=True, id_checked=True)
+    assert not Payout.objects.exists()
+    assert prizes.ledger(t).awarded_cents == 1000
+    prizes.pay(second[0], actor=event.organiser, present=True, id_checked=True)
+    assert Payout.objects.get().award == second[0]
 
 
 def test_award_refuses_while_a_roll_off_is_pending(event):

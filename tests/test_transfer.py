@@ -57,6 +57,12 @@ def rehearsed():
         reason="Shouted last",
         marked_by=organiser,
     )
+    # Awarded twice before the first payment: the earlier share is kept, superseded. Written
+    # directly, since awarding again after the payments is refused.
+    tournament.awards.update(version=2)
+    kept = tournament.awards.order_by("pk").first()
+    kept.pk, kept.version, kept.superseded_at = None, 1, kept.awarded_at
+    kept.save()
     staff = get_user_model().objects.get(username=f"{SLUG}-staff1")
     staff.set_password("kept-across-machines")
     staff.save()
@@ -276,6 +282,10 @@ def test_a_rehearsed_event_goes_to_a_sqlite_laptop_and_back_unchanged(tmp_path, 
     back = json.loads((tmp_path / "laptop.json").read_text())
 
     assert_same_event(normalised(original), normalised(back))
+    # The superseded award travels, and the awards in force are the same ones.
+    for export in (original, back):
+        awards = export["models"][transfer.AWARD]
+        assert [a["version"] for a in awards if a["superseded_at"] is not None] == [1]
     # The ids did change, so the comparison above really translated them.
     assert [r["id"] for r in original["models"][transfer.PLAYER]] != [
         r["id"] for r in back["models"][transfer.PLAYER]

@@ -184,6 +184,8 @@ def test_an_award_of_negative_cents(tmp_path, event):
             "note": "",
             "awarded_by": None,
             "awarded_at": "2026-05-02T21:00:00+00:00",
+            "version": 1,
+            "superseded_at": None,
         }
     ]
     refused(tmp_path, event, r"prize award 1, amount_cents: -100 is outside 0 to 2147483647")

@@ -23,7 +23,7 @@ import random
 from collections.abc import Hashable, Mapping, Sequence
 
 from scoring.rules.ruleset import MOVEMENT_STYLES
-from scoring.rules.table import partner_of
+from scoring.rules.table import pair_seats, partner_of
 
 from .pods import SeatingError, ghosts_per_table, pod_sizes, tables_for
 
@@ -57,7 +57,8 @@ def _check_winners(winners: Sequence[int], n_tables: int) -> None:
     for number, w in enumerate(winners, start=1):
         if isinstance(w, bool) or w not in (0, 1):
             raise SeatingError(
-                f"Table {number}: the winner is 0 (seats 1 and 3) or 1 (seats 2 and 4), not {w!r}."
+                f"Table {number}: the winner is 0 (seats {pair_seats(0)}) or 1 "
+                f"(seats {pair_seats(1)}), not {w!r}."
             )
 
 

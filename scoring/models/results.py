@@ -2,6 +2,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from ..rules.table import PAIR_LABELS
+
 
 class TableResult(models.Model):
     """One version of what happened at one table in one round.
@@ -12,8 +14,8 @@ class TableResult(models.Model):
     """
 
     class Pair(models.IntegerChoices):
-        SEATS_1_3 = 0, "Seats 1 & 3"
-        SEATS_2_4 = 1, "Seats 2 & 4"
+        SEATS_1_3 = 0, PAIR_LABELS[0]
+        SEATS_2_4 = 1, PAIR_LABELS[1]
 
     round = models.ForeignKey("tournaments.Round", on_delete=models.PROTECT, related_name="results")
     pod = models.ForeignKey("tournaments.Pod", on_delete=models.PROTECT, related_name="results")

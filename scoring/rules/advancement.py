@@ -183,6 +183,32 @@ class EmptySeat:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A place taken so far while the group waits for a roll-off; `already` names the
+    category the player already advances for (their seat here then stays empty)."""
+
+    place: int
+    player: PlayerId
+    value: int
+    via_roll_off: bool
+    already: str = ""
+
+
+@dataclass(frozen=True)
+class GroupCut:
+    """One walk of a group's cut: the result once no roll-off is pending, else the ties to
+    throw now and, category by category up to the first of them, who is placed so far."""
+
+    result: GroupAdvancement | None
+    pending: tuple[Tie, ...]
+    placed: tuple[tuple[str, tuple[Placed, ...]], ...] = ()
+
+    @property
+    def so_far(self) -> dict[str, tuple[Placed, ...]]:
+        return dict(self.placed)
+
+
 @dataclass(frozen=True)
 class GroupAdvancement:
     """Everything a results page says about one group's cut, in category and place order."""
@@ -261,7 +287,18 @@ def pending_roll_offs(
     dice: GroupDice | None = None,
 ) -> tuple[Tie, ...]:
     """The roll-offs to throw next, given the dice entered so far; empty once all are in."""
-    return _decide(group_id, standings, rules, dice)[1]
+    return cut_group(group_id, standings, rules, dice).pending
+
+
+def cut_group(
+    group_id: GroupId,
+    standings: Iterable[Standing],
+    rules: AdvancementRules,
+    dice: GroupDice | None = None,
+) -> GroupCut:
+    """Where the cut stands with the dice entered so far: decided, or waiting for roll-offs
+    with the places already clear (the page shows them while the dice are thrown)."""
+    return _decide(group_id, standings, rules, dice)
 
 
 def advance_group(
@@ -276,9 +313,10 @@ def advance_group(
     (the site rolling on screen, the simulator), or a mapping from category key to that
     roll-off's dice (staff entering physical dice).
     """
-    result, pending = _decide(group_id, standings, rules, dice)
-    if pending:
-        tie = pending[0]
+    walk = _decide(group_id, standings, rules, dice)
+    result = walk.result
+    if walk.pending:
+        tie = walk.pending[0]
         raise RuleError(
             f"{tie.category_label} in group {group_id} needs a roll-off between players "
             f"{', '.join(map(str, tie.players))} before the cut can be made."
@@ -299,8 +337,12 @@ def _decide(
     standings: Iterable[Standing],
     rules: AdvancementRules,
     dice: GroupDice | None,
-) -> tuple[GroupAdvancement | None, tuple[Tie, ...]]:
-    """The one walk behind both phases, so asking first and settling later cannot differ."""
+) -> GroupCut:
+    """The one walk behind both phases, so asking first and settling later cannot differ.
+
+    While a tie is pending, its category's clear players still count as seated for the
+    lists after it: they advance whoever wins the roll-off.
+    """
     if not (dice is None or isinstance(dice, random.Random | Mapping) or callable(dice)):
         raise TypeError("A group's dice are a random.Random, a DieSource or a mapping of them.")
     split = eligibility(standings)
@@ -310,6 +352,7 @@ def _decide(
     settled: list[SettledRollOff] = []
     empty: list[EmptySeat] = []
     pending: list[Tie] = []
+    so_far: list[tuple[str, tuple[Placed, ...]]] = []
     for category in rules.categories:
         if pending and next_in_line:
             break  # who is left for this list depends on the roll-off still to throw
@@ -329,9 +372,13 @@ def _decide(
             chosen = dice.get(category.key) if isinstance(dice, Mapping) else dice
             if chosen is None:
                 pending.append(tie)
+                so_far.append((category.key, _placed(placed, seated)))
+                for player, _, _ in placed:
+                    seated.setdefault(player, category.label)
                 continue
             settled.append(settle(tie, chosen))
             placed += [(player, tie.value, True) for player in settled[-1].winners]
+        so_far.append((category.key, _placed(placed, seated)))
         for place, (player, value, via_roll_off) in enumerate(placed, 1):
             if player in seated:
                 reason = f"Already advances for {seated[player]}"
@@ -346,11 +393,18 @@ def _decide(
             for place in range(len(placed) + 1, category.places + 1)
         ]
     if pending:
-        return None, tuple(pending)
+        return GroupCut(None, tuple(pending), tuple(so_far))
     result = GroupAdvancement(
         group, tuple(qualifiers), tuple(settled), tuple(empty), split.ineligible
     )
-    return result, ()
+    return GroupCut(result, (), tuple(so_far))
+
+
+def _placed(placed: list[tuple[PlayerId, int, bool]], seated: Mapping) -> tuple[Placed, ...]:
+    return tuple(
+        Placed(place, player, value, via, seated.get(player, ""))
+        for place, (player, value, via) in enumerate(placed, 1)
+    )
 
 
 @dataclass(frozen=True, slots=True)

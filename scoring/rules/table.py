@@ -45,6 +45,25 @@ def partner_pairs() -> tuple[tuple[int, int], ...]:
     return tuple((n, partner_number(n)) for n in (1, 2, 3, 4) if n < partner_number(n))
 
 
+def pair_seats(pair: int) -> str:
+    """A pair (0 or 1, as `pair_of` and a result's winner count them) as people say it:
+    "1 & 3" or "2 & 4"."""
+    if pair not in (0, 1):
+        raise RuleError(f"A table has pair 0 (seats 1 and 3) or pair 1, not {pair!r}.")
+    first, second = partner_pairs()[pair]
+    return f"{first} & {second}"
+
+
+# The one wording of the two teams, for choices, messages, pages and printouts.
+PAIR_LABELS: tuple[str, str] = (f"Seats {pair_seats(0)}", f"Seats {pair_seats(1)}")
+
+
+def pair_label(pair: int) -> str:
+    """ "Seats 1 & 3" or "Seats 2 & 4"."""
+    pair_seats(pair)
+    return PAIR_LABELS[pair]
+
+
 def check_ghosts(ghosts: Sequence[bool] | None) -> Ghosts:
     """A team of two ghosts has nobody to roll for it, so such a table cannot be played."""
     if ghosts is None:

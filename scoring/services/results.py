@@ -19,6 +19,7 @@ from tournaments.services.errors import UserFacingError
 from tournaments.services.seating import refresh_next_round
 
 from ..models import RollCredit, TableResult
+from ..rules.table import PAIR_LABELS, pair_seats
 
 MAX_COUNT = 30
 MAX_POINTS = 2000
@@ -66,7 +67,7 @@ def may_record(user, pod: Pod) -> bool:
 
 def _check_entry(entry: ResultEntry, seats: dict[int, Seat], rules: dict) -> None:
     if entry.winner not in (0, 1):
-        raise UserFacingError("Choose the winning pair: seats 1 & 3 or seats 2 & 4.")
+        raise UserFacingError(f"Choose the winning pair: {' or '.join(PAIR_LABELS).lower()}.")
     p13, p24 = entry.points
     if (p13 is None) != (p24 is None):
         raise UserFacingError("Give both teams' points, or neither.")
@@ -85,7 +86,7 @@ def _check_entry(entry: ResultEntry, seats: dict[int, Seat], rules: dict) -> Non
             leader = 0 if p13 > p24 else 1
             if leader != entry.winner:
                 raise UserFacingError(
-                    f"The points ({p13}–{p24}) say seats {'1 & 3' if leader == 0 else '2 & 4'} "
+                    f"The points ({p13}–{p24}) say seats {pair_seats(leader)} "
                     "won, not the pair you picked. Check the winner or the points."
                 )
     for seat_no, tally in entry.tallies.items():
@@ -183,7 +184,7 @@ def record_result(
     audit.record(
         f"result.{what}",
         f"Round {round_.number}, {pod}, table {table}: seats "
-        f"{'1 & 3' if entry.winner == 0 else '2 & 4'} won (v{result.version})"
+        f"{pair_seats(entry.winner)} won (v{result.version})"
         + (f" — {entry.reason.strip()}" if entry.reason.strip() else ""),
         actor=actor,
         tournament=pod.stage.tournament,

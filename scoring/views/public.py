@@ -21,10 +21,10 @@ from tournaments.forms.numbers import whole_number
 from tournaments.forms.search import SearchForm
 from tournaments.models import FinalTable, Player, Round, Seat, Stage, Tournament
 from tournaments.permissions import PUBLIC, TournamentPermissionMixin
+from tournaments.presenters.final_table import final_shown
 from tournaments.services.draws import is_published
 from tournaments.services.rounds import current_round, progress
 from tournaments.services.seating import seating_by_pod
-from tournaments.views.advancement import final_shown
 
 from ..rules.table import partner_number
 from .results import stages_newest_first

@@ -29,6 +29,7 @@ from tournaments.services.rounds import current_round, progress
 
 from ..forms import ResultForm
 from ..models import RollCredit, TableResult
+from ..rules.table import pair_label, partner_pairs
 from ..services.results import ResultConflict, ResultEntry, may_record, record_result
 
 ENTER = "results.enter"
@@ -51,10 +52,6 @@ def pick_stage(stages: list[Stage], kind: str | None) -> Stage | None:
 
 def seat_name(seat: Seat) -> str:
     return seat.player.name if seat.player_id is not None else "ghost"
-
-
-def pair_label(pair: int) -> str:
-    return TableResult.Pair(pair).label
 
 
 def token(seat: Seat) -> tuple[str, int]:
@@ -304,7 +301,7 @@ class PodDetailView(TournamentPermissionMixin, PodAccessMixin, TemplateView):
 
 
 def result_text(winner: int, points: tuple, tie: bool, note: str | None) -> str:
-    """One line for a result: "Seats 1 & 3 won 45–45 (tie, roll-off: 5 vs 3)"."""
+    """One line for a result: the pair's label, then "won 45–45 (tie, roll-off: 5 vs 3)"."""
     text = f"{pair_label(winner)} won"
     if points[0] is not None:
         text += f" {points[0]}–{points[1]}"
@@ -466,7 +463,7 @@ class TableResultView(TournamentPermissionMixin, PodAccessMixin, View):
         result = recorded.result
         what = "corrected" if result.version > 1 else "saved"
         names = " & ".join(
-            seat_name(s) for s in self.seats if s.seat in ((1, 3) if result.winner == 0 else (2, 4))
+            seat_name(s) for s in self.seats if s.seat in partner_pairs()[result.winner]
         )
         messages.success(
             request,

@@ -18,19 +18,18 @@ from django.views.generic import View
 
 from tournaments.models import Qualifier, RollOff, Stage
 from tournaments.permissions import PUBLIC, TournamentPermissionMixin, permissions_of
-from tournaments.services import advancement as service
-from tournaments.services.draws import draw_report
-from tournaments.services.errors import UserFacingError
-from tournaments.services.roll_offs import cut_roll_offs
-from tournaments.views.advancement import (
+from tournaments.presenters.advancement import (
     RollOffShown,
     count_label,
-    final_of,
-    final_shown,
     player_names,
     roll_off_player_ids,
     roll_off_shown,
 )
+from tournaments.presenters.final_table import final_of, final_shown
+from tournaments.services import advancement as service
+from tournaments.services.draws import draw_report
+from tournaments.services.errors import UserFacingError
+from tournaments.services.roll_offs import cut_roll_offs
 
 from .standings import StandingsAccessMixin
 

@@ -24,6 +24,7 @@ from scoring.rules import (
     rank,
     settle,
 )
+from scoring.rules.advancement import Placed, cut_group
 
 SHEET = AdvancementRules()
 EMPTY_SEAT = AdvancementRules(top_both="empty_seat")
@@ -146,6 +147,46 @@ def test_two_phases_ask_for_one_roll_off_at_a_time_when_the_next_depends_on_it()
     ann_wins = advance_group(1, pod, SHEET, entered)
     assert [q.player for q in ann_wins.qualifiers] == ["Ann", "Dee"]
     assert advance_group(1, pod, SHEET, dice(6, 1, 3, 3, 2, 4)) == ann_wins
+
+
+def test_while_a_roll_off_waits_the_cut_so_far_stops_at_the_tie_next_in_line():
+    """The advancement page shows who is clearly in while the dice are thrown: the engine
+    says so, up to the first tie still to throw (the next list depends on who wins it)."""
+    pod = [
+        Standing("Ann", wins=9, buncos=3),
+        Standing("Bea", wins=7, buncos=0),
+        Standing("Cat", wins=7, buncos=2),
+        Standing("Dee", wins=2, buncos=2),
+    ]
+    rules = AdvancementRules((Category("wins", "Most wins", 2), Category("buncos", "Most buncos")))
+    walk = cut_group(1, pod, rules)
+    assert walk.result is None and [t.players for t in walk.pending] == [("Bea", "Cat")]
+    assert walk.so_far == {"wins": (Placed(1, "Ann", 9, False),)}
+    settled = cut_group(1, pod, rules, {"wins": (2, 5)})
+    assert settled.pending == () and settled.result == advance_group(
+        1, pod, rules, {"wins": (2, 5)}
+    )
+    assert settled.so_far["wins"] == (Placed(1, "Ann", 9, False), Placed(2, "Cat", 7, True))
+    assert settled.so_far["buncos"] == (Placed(1, "Dee", 2, False),)
+
+
+def test_while_roll_offs_wait_under_empty_seat_the_cut_so_far_names_who_already_advances():
+    pod = [
+        Standing("Ann", wins=8, buncos=4),
+        Standing("Bea", wins=6, buncos=1),
+        Standing("Cat", wins=6, buncos=1),
+        Standing("Dee", wins=5, buncos=0),
+    ]
+    rules = AdvancementRules(
+        (Category("wins", "Most wins", 2), Category("buncos", "Most buncos")),
+        top_both="empty_seat",
+    )
+    walk = cut_group(4, pod, rules)
+    assert [t.category_key for t in walk.pending] == ["wins"]
+    assert walk.so_far == {
+        "wins": (Placed(1, "Ann", 8, False),),
+        "buncos": (Placed(1, "Ann", 4, False, already="Most wins"),),
+    }
 
 
 def test_under_empty_seat_all_roll_offs_are_known_at_once():

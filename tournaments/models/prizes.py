@@ -144,8 +144,19 @@ class LastBuncoMark(models.Model):
         return f"{self.player} marked as the last bunco"
 
 
+class PrizeAwardQuerySet(models.QuerySet):
+    def current(self) -> "PrizeAwardQuerySet":
+        """The awards in force: awarding again supersedes the earlier ones, never deletes them."""
+        return self.filter(superseded_at__isnull=True)
+
+
 class PrizeAward(models.Model):
-    """One player's share of one place of a prize, as awarded; payouts refer to it."""
+    """One player's share of one place of a prize, as awarded; payouts refer to it.
+
+    Awarding again (a card corrected before the first payment) stamps the earlier awards
+    `superseded_at` and stores the new ones under the next `version`; every reader takes
+    `current()`.
+    """
 
     tournament = models.ForeignKey("Tournament", on_delete=models.CASCADE, related_name="awards")
     category = models.ForeignKey(PrizeCategory, on_delete=models.PROTECT, related_name="awards")
@@ -160,12 +171,22 @@ class PrizeAward(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     awarded_at = models.DateTimeField(auto_now_add=True)
+    version = models.PositiveIntegerField(default=1)
+    superseded_at = models.DateTimeField(null=True, blank=True)
+
+    objects = PrizeAwardQuerySet.as_manager()
 
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["category", "scope_group", "place", "player"], name="unique_award"
-            )
+                fields=["category", "scope_group", "place", "player", "version"],
+                name="unique_award",
+            ),
+            models.UniqueConstraint(
+                fields=["category", "scope_group", "place", "player"],
+                condition=Q(superseded_at__isnull=True),
+                name="one_current_award",
+            ),
         ]
         ordering = ["category__priority", "category_id", "scope_group", "place", "player__name"]
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from reportlab.pdfgen.canvas import Canvas
 
 from scoring.rules.ruleset import MOVEMENTS
-from scoring.rules.table import pair_of
+from scoring.rules.table import PAIR_LABELS, pair_of
 from tournaments.seating import plan_moves
 
 from .inputs import EventInfo, PodSeating, TableInfo
@@ -34,8 +34,9 @@ from .layout import (
     wrap_words,
 )
 
-PAIR_COLOURS = ((0.80, 0.89, 1.0), (1.0, 0.88, 0.70))  # by `pair_of`: seats 1 & 3, seats 2 & 4
+PAIR_COLOURS = ((0.80, 0.89, 1.0), (1.0, 0.88, 0.70))  # by `pair_of`, as PAIR_LABELS
 GHOST = "Ghost"
+PARTNERS = ", ".join(PAIR_LABELS).lower()
 
 
 @dataclass(frozen=True)
@@ -188,7 +189,7 @@ def _draw_tables(p: _Page, tables: Sequence[TableInfo]) -> None:
     c.drawString(p.left, p.y - 12, "Starting seats")
     c.setFont(SANS, 8)
     c.setFillGray(0.35)
-    c.drawRightString(p.right, p.y - 12, "Partners sit opposite: seats 1 & 3, seats 2 & 4")
+    c.drawRightString(p.right, p.y - 12, f"Partners sit opposite: {PARTNERS}")
     p.y -= 20
     block = 62.0
     text_left = p.left + 66

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from scoring.rules.table import partner_pairs
+from scoring.rules.table import pair_seats
 
 from .inputs import EventInfo, TableInfo
 from .layout import (
@@ -38,7 +38,7 @@ HEADER_ROW = 22.0
 SLOTS = 6  # running-total spaces per line; two lines per team per round
 # Column widths as shares of the sheet: round, Us running, Us final, Them running, Them final,
 # winner.
-PARTNERS_TEXT = ", ".join(f"{a} & {b}" for a, b in partner_pairs())
+PARTNERS_TEXT = ", ".join(pair_seats(pair) for pair in (0, 1))
 SHARES = (56, 150, 38, 150, 38, 84)
 
 

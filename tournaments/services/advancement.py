@@ -21,12 +21,13 @@ from scoring.rules.advancement import (
     AdvancementRules,
     Category,
     GroupAdvancement,
+    Placed,
     Standing,
     Tie,
     advance_group,
+    cut_group,
     final_seats,
     final_table_rules,
-    pending_roll_offs,
     settle,
 )
 from scoring.rules.final import OrderResult, order_of_play, roll_order, take_turn
@@ -94,6 +95,8 @@ class GroupPlan:
 
     `roll_offs` are the group's own; `shared` are prize roll-offs of the same tie (same
     stage, pod, count and players) that settled a category of this cut, by category key.
+    While a roll-off is pending, `placed` is the engine's cut so far: per category key, who
+    is already in (up to the first tie still to throw under "next_in_line").
     """
 
     group: str
@@ -103,6 +106,12 @@ class GroupPlan:
     result: GroupAdvancement | None = None
     roll_offs: tuple[RollOff, ...] = ()
     shared: tuple[tuple[str, RollOff], ...] = ()
+    placed: tuple[tuple[str, tuple[Placed, ...]], ...] = ()
+
+    @property
+    def so_far(self) -> dict[str, tuple[Placed, ...]]:
+        """Who is placed in each category so far; empty once decided or when blocked."""
+        return dict(self.placed) if self.pending else {}
 
     @property
     def by_category(self) -> dict[str, RollOff]:
@@ -119,7 +128,8 @@ def _decide(stage_kind: str, group: str, label: str, standings, rules, stored: F
     shared: dict[str, RollOff] = {}
     try:
         while True:
-            pending = pending_roll_offs(group, standings, rules, dice)
+            walk = cut_group(group, standings, rules, dice)
+            pending = walk.pending
             found = {t.category_key: stored.shared(stage_kind, t) for t in pending}
             found = {key: r for key, r in found.items() if r is not None}
             if not found:
@@ -136,6 +146,7 @@ def _decide(stage_kind: str, group: str, label: str, standings, rules, stored: F
         result=result,
         roll_offs=tuple(records.values()),
         shared=tuple(shared.items()),
+        placed=walk.placed,
     )
 
 
@@ -159,6 +170,14 @@ def plan_stage(stage: Stage) -> list[GroupPlan]:
         standings = standings_of(cards, cards.in_pod(check.pod.number))
         plans.append(_decide(stage.kind, group, label, standings, rules, entered))
     return plans
+
+
+def changed_since_saved(plans: list[GroupPlan], saved: list[Qualifier]) -> bool:
+    """The cards were corrected after the qualifiers were saved and now cut differently."""
+    if not saved or any(p.result is None for p in plans):
+        return False
+    now = {(q.player, q.category_key) for p in plans for q in p.result.qualifiers}
+    return now != {(q.player_id, q.category_key) for q in saved}
 
 
 def _plan_semi(stage, cards, pods, rules, entered) -> GroupPlan:

@@ -42,7 +42,9 @@ def is_published(tournament: Tournament) -> bool:
     final = cached_final(tournament)
     if final is None or final.winner_id is None:
         return False
-    return Payout.objects.filter(award__tournament=tournament).exists()
+    return Payout.objects.filter(
+        award__tournament=tournament, award__superseded_at__isnull=True
+    ).exists()
 
 
 def next_seed(tournament: Tournament, subject: str, *, actor, seed: int | None = None) -> int:

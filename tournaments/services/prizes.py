@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
-from django.db.models import Sum
+from django.db.models import Max, Sum
 from django.utils import timezone
 
 from scoring.rules import RuleError
@@ -294,7 +294,8 @@ def record_prize_roll_off(
 @transaction.atomic
 def award(tournament: Tournament, *, actor) -> list[PrizeAward]:
     """Stores the awards. Until the first payment they can be recomputed (a card corrected
-    late); after it, they are what the money follows and stay."""
+    late): the earlier awards are superseded, never deleted, and the new ones are the next
+    version. After the first payment they are what the money follows and stay."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if Payout.objects.filter(award__tournament=tournament).exists():
         raise UserFacingError("Prizes are being paid: the awards can no longer be recomputed.")
@@ -302,7 +303,8 @@ def award(tournament: Tournament, *, actor) -> list[PrizeAward]:
     if plan.result is None:
         raise UserFacingError(plan.problem or f"{plan.pending[0].label} needs a roll-off first.")
     categories = {c.key: c for c in tournament.prize_categories.all()}
-    tournament.awards.all().delete()
+    version = (tournament.awards.aggregate(v=Max("version"))["v"] or 0) + 1
+    superseded = tournament.awards.current().update(superseded_at=timezone.now())
     rows = [
         PrizeAward(
             tournament=tournament,
@@ -315,13 +317,21 @@ def award(tournament: Tournament, *, actor) -> list[PrizeAward]:
             via_roll_off=a.via_roll_off,
             note="; ".join(filter(None, (a.note, a.moved_up_because)))[:300],
             awarded_by=actor,
+            version=version,
         )
         for a in plan.result.awards
         for player, amount in zip(a.players, a.amount_cents_each, strict=True)
     ]
     PrizeAward.objects.bulk_create(rows)
+    summary = f"{len(rows)} prize shares awarded"
+    if superseded:
+        summary += f" (version {version}, replacing {superseded} earlier shares, which are kept)"
     audit.record(
-        "prizes.awarded", f"{len(rows)} prize shares awarded", actor=actor, tournament=tournament
+        "prizes.awarded",
+        summary,
+        actor=actor,
+        tournament=tournament,
+        data={"version": version, "superseded": superseded},
     )
     return rows
 
@@ -341,11 +351,12 @@ def pay(award: PrizeAward, *, actor, present: bool, id_checked: bool) -> Payout:
     """Hands over the cash for one award; the winner must be there with a valid ID.
 
     The tournament first, then the award (locks.py): a recompute holding the tournament
-    makes the payment wait and then find its award replaced, instead of each waiting for
+    makes the payment wait and then find its award superseded, instead of each waiting for
     the other."""
     locks.tournament_for_money(award.tournament_id)
     award = (
-        PrizeAward.objects.select_for_update(of=("self",))
+        PrizeAward.objects.current()
+        .select_for_update(of=("self",))
         .select_related("player", "category")
         .filter(pk=award.pk)
         .first()
@@ -494,7 +505,8 @@ class Ledger:
 def ledger(tournament: Tournament) -> Ledger:
     """Totals per category in three queries; entry fees are counted per checked-in player."""
     awarded = dict(
-        tournament.awards.values("category_id")
+        tournament.awards.current()
+        .values("category_id")
         .annotate(n=Sum("amount_cents"))
         .values_list("category_id", "n")
     )

@@ -248,10 +248,14 @@ def _when(moment) -> str:
 def payout_lines(tournament: Tournament) -> list[pdf.PayoutLine]:
     """Every prize share in the prize table's order; a voided payment follows its prize as a
     greyed line, so the paper tells the same story as the ledger."""
-    awards = tournament.awards.select_related("player", "category").prefetch_related(
-        Prefetch(
-            "payouts",
-            queryset=Payout.objects.select_related("paid_by").order_by("paid_at", "id"),
+    awards = (
+        tournament.awards.current()
+        .select_related("player", "category")
+        .prefetch_related(
+            Prefetch(
+                "payouts",
+                queryset=Payout.objects.select_related("paid_by").order_by("paid_at", "id"),
+            )
         )
     )
     lines = []

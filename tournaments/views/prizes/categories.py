@@ -59,7 +59,9 @@ class PrizeCategoriesView(PrizePageMixin, View):
     def get(self, request, slug):
         t = self.tournament
         categories = list(t.prize_categories.all())
-        awarded = set(t.awards.order_by().values_list("category_id", flat=True).distinct())
+        awarded = set(
+            t.awards.current().order_by().values_list("category_id", flat=True).distinct()
+        )
         per_pod = sum(sum(c.amounts_cents) for c in categories if c.scope == "pod")
         once = sum(sum(c.amounts_cents) for c in categories if c.scope != "pod")
         pods = Pod.objects.filter(stage__tournament=t, stage__kind=Stage.Kind.QUALIFYING).count()
@@ -108,7 +110,7 @@ class CategoryFormView(PrizePageMixin, View):
         category = form.save(actor=request.user)
         done = "added" if self.instance is None else "saved"
         note = ""
-        if self.tournament.awards.exists():
+        if self.tournament.awards.current().exists():
             note = " Award the prizes again on the winners page to apply it."
         messages.success(request, f"{category.label} {done}.{note}")
         return redirect("prizes", slug)
@@ -122,11 +124,19 @@ class CategoryDeleteView(PrizePageMixin, View):
         with transaction.atomic():
             Tournament.objects.select_for_update().get(pk=self.tournament.pk)
             category = get_object_or_404(self.tournament.prize_categories, pk=pk)
-            if category.awards.exists():
+            if category.awards.current().exists():
                 messages.error(
                     request,
                     f"{category.label} has been awarded, so it cannot be deleted. "
                     "Award the prizes again without it first (possible until the first payment).",
+                )
+                return redirect("prizes", slug)
+            if category.awards.exists():
+                # Earlier awards are kept (never deleted), and they name this category.
+                messages.error(
+                    request,
+                    f"{category.label} was in earlier awards, which are kept, so it cannot be "
+                    "deleted; the current awards no longer include it.",
                 )
                 return redirect("prizes", slug)
             label = category.label

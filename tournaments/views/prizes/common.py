@@ -67,7 +67,9 @@ def who(scope: str, pid, names: dict[int, str]) -> str:
 
 
 def paid_started(tournament: Tournament) -> bool:
-    return Payout.objects.filter(award__tournament=tournament).exists()
+    return Payout.objects.filter(
+        award__tournament=tournament, award__superseded_at__isnull=True
+    ).exists()
 
 
 class PrizePageMixin(TournamentPermissionMixin):

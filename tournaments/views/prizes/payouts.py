@@ -49,12 +49,16 @@ def share_rows(awards) -> list[ShareRow]:
 
 
 def awards_with_payouts(tournament):
-    return tournament.awards.select_related("player", "category").prefetch_related(
-        Prefetch(
-            "payouts",
-            queryset=Payout.objects.select_related("paid_by", "voided_by").order_by(
-                "paid_at", "id"
-            ),
+    return (
+        tournament.awards.current()
+        .select_related("player", "category")
+        .prefetch_related(
+            Prefetch(
+                "payouts",
+                queryset=Payout.objects.select_related("paid_by", "voided_by").order_by(
+                    "paid_at", "id"
+                ),
+            )
         )
     )
 
@@ -86,7 +90,7 @@ class PayoutsView(PrizePageMixin, View):
             unpaid_total=dollars(sum(r.award.amount_cents for r in unpaid)),
             paid_count=len(rows) - len(unpaid),
             paid_total=dollars(sum(r.live.amount_cents for r in rows if r.live)),
-            any_awards=bool(rows) or (bool(q) and self.tournament.awards.exists()),
+            any_awards=bool(rows) or (bool(q) and self.tournament.awards.current().exists()),
             void_form=VoidForm(),
         )
 
@@ -100,7 +104,8 @@ class PayView(PrizePageMixin, View):
     @cached_property
     def award(self) -> PrizeAward:
         return get_object_or_404(
-            self.tournament.awards.select_related("player", "category"), pk=self.kwargs["award_pk"]
+            self.tournament.awards.current().select_related("player", "category"),
+            pk=self.kwargs["award_pk"],
         )
 
     def page(self, form, *, error: str = "", status: int = 200):

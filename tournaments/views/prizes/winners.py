@@ -123,7 +123,9 @@ class PrizeWinnersView(PrizePageMixin, View):
             )
         }
         stored = list(
-            t.awards.select_related("player", "category").order_by(*PrizeAward._meta.ordering)
+            t.awards.current()
+            .select_related("player", "category")
+            .order_by(*PrizeAward._meta.ordering)
         )
         paying = paid_started(t)
         return self.render(

@@ -1,0 +1,102 @@
+"""What the final table page, the board and the results page show of the final table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from scoring.rules import next_thrower
+
+from ..models import FinalSeat, FinalTable, FinalThrow
+from ..services import advancement as service
+from .advancement import Throw
+
+
+@dataclass(frozen=True)
+class SeatShown:
+    seat: FinalSeat
+
+    @property
+    def name(self) -> str:
+        return self.seat.player.name
+
+    @property
+    def drawn(self) -> bool:
+        return bool(self.seat.pool)
+
+    @property
+    def reason(self) -> str:
+        pool = len(self.seat.pool)
+        if pool:
+            return f"{self.seat.reason} (1 of {pool})"
+        return self.seat.reason
+
+
+@dataclass
+class FinalShown:
+    final: FinalTable
+    seats: list[SeatShown]
+    throws: list[FinalThrow]
+    order: list[SeatShown] = field(default_factory=list)
+    order_throws: list[Throw] = field(default_factory=list)
+    needed: list[SeatShown] = field(default_factory=list)  # who throws for the order next
+
+    @property
+    def winner(self) -> SeatShown | None:
+        return next((s for s in self.seats if s.seat.player_id == self.final.winner_id), None)
+
+    @property
+    def next_number(self) -> int:
+        return len(self.throws) + 1
+
+    @property
+    def next_seat(self) -> SeatShown | None:
+        if not self.order or self.final.winner_id is not None:
+            return None
+        player = next_thrower(self.final.order, len(self.throws))
+        return next((s for s in self.seats if s.seat.player_id == player), None)
+
+    @property
+    def order_started(self) -> bool:
+        """Typed dice of a tie for the lowest are in: the rest must be typed too."""
+        return bool(self.final.order_faces) and not self.final.order
+
+    @property
+    def last_throw(self) -> FinalThrow | None:
+        return self.throws[-1] if self.throws else None
+
+    @property
+    def recent_throws(self) -> list[FinalThrow]:
+        """The latest throws first, for the board."""
+        return list(reversed(self.throws[-10:]))
+
+    @property
+    def places(self) -> list[tuple[SeatShown, int | None, FinalThrow | None]]:
+        """Each seat with its place in the throwing order and its latest throw."""
+        position = {s.seat.pk: n for n, s in enumerate(self.order, 1)}
+        last = {t.player_id: t for t in self.throws}
+        return [(s, position.get(s.seat.pk), last.get(s.seat.player_id)) for s in self.seats]
+
+
+def final_shown(final: FinalTable) -> FinalShown:
+    """The table, the order roll and every throw: two queries whatever happened."""
+    seats = [SeatShown(s) for s in final.seats.select_related("player").order_by("seat")]
+    throws = list(final.throws.select_related("player").order_by("number"))
+    by_player = {s.seat.player_id: s for s in seats}
+    shown = FinalShown(final, seats, throws)
+    shown.order = [by_player[p] for p in final.order if p in by_player]
+    state = service.order_state(final, [s.seat.player_id for s in seats])
+    if state is not None:
+        shown.order_throws = [
+            Throw([(by_player[p].name, face) for p, face in throw.items()])
+            for throw in state.rounds
+        ]
+        shown.needed = [by_player[p] for p in state.needed]
+    return shown
+
+
+def final_of(tournament) -> FinalTable | None:
+    return (
+        FinalTable.objects.filter(tournament=tournament)
+        .select_related("winner", "semi_stage", "seated_by")
+        .first()
+    )
