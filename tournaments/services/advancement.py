@@ -179,6 +179,15 @@ def _flatten(roll) -> tuple[list[int], list[dict[str, int]]]:
     return faces, rounds
 
 
+def drawn_stage(tournament: Tournament, kind: str) -> Stage:
+    """The tournament's stage of that kind, or the message that it is not drawn yet."""
+    stage = tournament.stages.filter(kind=kind).first()
+    if stage is None:
+        raise UserFacingError(f"The {Stage.Kind(kind).label.lower()} has not been drawn.")
+    stage.tournament = tournament
+    return stage
+
+
 @transaction.atomic
 def record_roll_off(
     stage: Stage,
