@@ -416,10 +416,10 @@ def queries(client, address) -> int:
     return len(captured)
 
 
-# 17 for the results, and 5 for checking the draws (the list of draws, the seeds the stored
+# 16 for the results, and 5 for checking the draws (the list of draws, the seeds the stored
 # stages, roll-offs and prize roll-offs replay from, whether the prizes are being paid).
-# The final table's order roll is a roll-off row since issue 14: one query on each page.
-RESULTS_QUERIES = 22
+RESULTS_QUERIES = 21
+# The tournament with its final, the seats, the throws, and the order roll's newest version.
 BOARD_FINAL_QUERIES = 5
 
 
