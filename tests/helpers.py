@@ -13,6 +13,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 from django.utils import timezone
 
@@ -341,3 +342,17 @@ def database_counts():
         m._meta.label_lower: m._base_manager.count()
         for m in apps.get_models(include_auto_created=True)
     }
+
+
+def migrate(target):
+    """Moves the test database's schema to `target` (a list of (app, migration)) and gives
+    the historical models there, for the tests of a data migration."""
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(target)
+    return executor.loader.project_state(target).apps
+
+
+def newest_migrations():
+    """Every app's newest migration: where the tests after a migration test expect the schema."""
+    return MigrationExecutor(connection).loader.graph.leaf_nodes()

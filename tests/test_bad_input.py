@@ -377,8 +377,8 @@ CASES = [
     Case("stage-leave", "live", at("stage-leave"), fixed({"player": player_ids})),
     Case("stage-start", "live", at("stage-start"), fixed({})),
     Case("stage-close", "live", at("stage-close"), fixed({"round": st.integers(-1, 12)})),
-    Case("advancement-roll-off", "done", at("advancement-roll-off"), roll_off_data),
-    Case("advancement-roll-off-live", "live", at("advancement-roll-off"), roll_off_data),
+    Case("roll-off-cut", "done", at("roll-off", st.just("cut")), roll_off_data),
+    Case("roll-off-cut-live", "live", at("roll-off", st.just("cut")), roll_off_data),
     Case("advancement-save", "done", at("advancement-save"), fixed({"stage": stage_kinds})),
     Case(
         "advancement-semi-final",
@@ -425,13 +425,13 @@ CASES = [
     Case("prize-nominate", "done", at("prize-nominate"), nominate_data),
     Case("prize-traveling", "done", at("prize-traveling"), traveling_data),
     Case(
-        "prize-roll-off",
+        "roll-off-prize",
         "done",
-        at("prize-roll-off"),
+        at("roll-off", st.just("prize")),
         fixed(
             {
                 "key": st.sampled_from(["most_buncos:1:1", "x"]),
-                "die": faces,
+                "first": faces,
                 "rethrows": faces,
                 "roll": booleans,
             }
@@ -583,12 +583,12 @@ TOO_MANY_DIGITS = "9" * 5000  # int() refuses more than 4300 digits: was a 500
 PINNED_POSTS = [
     (
         "done",
-        "advancement-roll-off",
+        "roll-off/cut",
         {"stage": "qualifying", "group": "1", "category": "wins", "first": SUPERSCRIPT_TWO},
     ),
     (
         "done",
-        "advancement-roll-off",
+        "roll-off/cut",
         {
             "stage": "qualifying",
             "group": "1",
@@ -598,7 +598,7 @@ PINNED_POSTS = [
         },
     ),
     ("done", "final-order", {"dice": ["1", SUPERSCRIPT_TWO]}),
-    ("done", "prize-roll-off", {"key": "x", "die": SUPERSCRIPT_TWO}),
+    ("done", "roll-off/prize", {"key": "x", "first": SUPERSCRIPT_TWO}),
     ("done", "prize-nominate", {"category": SUPERSCRIPT_TWO, "group": "overall"}),
     ("done", "prize-nominate", {"category": TOO_MANY_DIGITS, "group": "overall"}),
 ]
@@ -611,7 +611,7 @@ def test_pinned_posts_are_refused_with_a_message(world, baseline, where, name, p
         outcome = send(
             client_for(world.actor(tournament)),
             "post",
-            reverse(name, args=[tournament.slug]),
+            reverse(name.split("/")[0], args=[tournament.slug, *name.split("/")[1:]]),
             payload,
             baseline=baseline,
         )

@@ -5,22 +5,14 @@ back into the two old tables."""
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from tests.factories import PlayerFactory, TournamentFactory
+from tests.helpers import migrate, newest_migrations
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("tournaments", "0014_last_bunco")]
 AFTER = [("tournaments", "0015_one_roll_off")]
-
-
-def migrate(target):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(target)
-    return executor.loader.project_state(target).apps
 
 
 def test_old_roll_offs_are_copied_with_their_audit_entries_and_back():
@@ -95,4 +87,4 @@ def test_old_roll_offs_are_copied_with_their_audit_entries_and_back():
     assert (again.key, again.faces, again.seed) == ("buncos:3:1", [1, 6], 77)
     entry = back.get_model("tournaments", "AuditEntry").objects.get(action="prizes.roll_off")
     assert (entry.target_type, entry.target_id) == ("tournaments.prizerolloff", str(again.pk))
-    migrate(AFTER)
+    migrate(newest_migrations())

@@ -164,6 +164,15 @@ class Walked:
     name: str | None
     namespace: str | None
     callback: object
+    kind: str | None = None  # for a view whose code depends on the kind in its URL
+
+    @property
+    def permission(self):
+        """The declared code: a view serving several kinds declares one per kind."""
+        by_kind = getattr(self.view, "permission_by_kind", None)
+        if by_kind is not None:
+            return by_kind[self.kind]
+        return getattr(self.view, "permission", None)
 
     @property
     def view(self):
@@ -180,7 +189,9 @@ def patterns(resolver: URLResolver | None = None) -> list[Walked]:
             if isinstance(p, URLResolver):
                 yield from walk(p, prefix + str(p.pattern), p.namespace or namespace)
             else:
-                yield Walked(prefix + str(p.pattern), p.name, namespace, p.callback)
+                by_kind = getattr(getattr(p.callback, "view_class", None), "permission_by_kind", {})
+                for kind in sorted(by_kind) or [None]:
+                    yield Walked(prefix + str(p.pattern), p.name, namespace, p.callback, kind)
 
     return list(walk(resolver or get_resolver(), "", None))
 
@@ -209,7 +220,7 @@ def uncovered(walked: list[Walked]) -> list[str]:
         ):
             problems.append(f"{where}: {view.__name__} bypasses the permission mixin")
             continue
-        code = getattr(view, "permission", None)
+        code = w.permission
         if code is None:
             problems.append(f"{where}: {view.__name__} declares no permission")
         elif code == PUBLIC and w.name not in PUBLIC_PAGES and not gate_of(view):
@@ -219,7 +230,9 @@ def uncovered(walked: list[Walked]) -> list[str]:
         for name in kwarg_names(w.route):
             if name == "pk" and w.name not in PK_OF:
                 problems.append(f"{where}: which object is <pk>? add it to PK_OF")
-            elif name not in KWARGS and name != "pk":
+            elif name == "kind" and w.kind is None:
+                problems.append(f"{where}: <kind> in a view with no permission_by_kind")
+            elif name not in KWARGS and name not in ("pk", "kind"):
                 problems.append(f"{where}: no value for <{name}>; add it to KWARGS")
     return problems
 
@@ -251,7 +264,7 @@ def declared(w: Walked, role: str, standings_public: bool) -> str:
     view = w.view
     signed_in = role in ACCOUNTS
     refused = "forbidden" if signed_in else "login"
-    code = view.permission
+    code = w.permission
     if code == AUTHENTICATED:
         return "allow" if signed_in else "login"
     if issubclass(view, OrganiserRequiredMixin):
@@ -348,6 +361,8 @@ def url_of(w: Walked, world) -> str:
             return ADMIN_KWARGS[name]
         if name == "pk":
             return getattr(world.objects, PK_OF[w.name])
+        if name == "kind":
+            return w.kind
         if name == "slug" and (w.name or "").startswith("preset-"):
             return world.values["preset_slug"]
         return world.values[w.name if name == "token" else name]

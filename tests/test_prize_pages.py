@@ -84,7 +84,6 @@ ACTIONS = [
     "prize-one-per-player",
     "prize-nominate",
     "prize-traveling",
-    "prize-roll-off",
     "prize-award",
 ]
 
@@ -99,6 +98,7 @@ def every_url(tournament, awarded_rows):
             url("prize-category-edit", tournament, category.pk),
             url("prize-category-delete", tournament, category.pk),
             url("payout-pay", tournament, award.pk),
+            url("roll-off", tournament, "prize"),
         ]
         + ([url("payout-void", tournament, payout.pk)] if payout else [])
     )
@@ -170,7 +170,7 @@ def test_admins_and_organisers_open_every_page_and_no_get_changes_anything(
             if any(address.endswith(s) for s in ("/delete/", "/template/", "/award/")):
                 assert response.status_code == 405, address  # POST only
             elif "/void/" in address or address.rstrip("/").endswith(
-                ("nominate", "traveling", "roll-off", "one-per-player")
+                ("nominate", "traveling", "roll-offs/prize", "one-per-player")
             ):
                 assert response.status_code == 405, address
             elif (
@@ -332,20 +332,22 @@ def test_winners_page_names_the_judged_winners_throws_roll_offs_and_awards(event
     positions = [block.index(n) for n in order]
     assert positions == sorted(positions)
     # Dice typed in: not enough is the engine's refusal; then the last player throws a six.
-    wrong = {"key": tie.key, "die": ["1"] * (len(tie.players) - 1) + [""]}
-    response = desk.post(url("prize-roll-off", event), wrong, follow=True)
+    wrong = {"key": tie.key, "first": ["1"] * (len(tie.players) - 1) + [""]}
+    response = desk.post(url("roll-off", event, "prize"), wrong, follow=True)
     assert "Enter every player's die of the first throw." in messages_of(response)
-    bad = {"key": tie.key, "die": ["7"] * len(tie.players)}
+    bad = {"key": tie.key, "first": ["7"] * len(tie.players)}
     assert "Each die is a number from 1 to 6." in messages_of(
-        desk.post(url("prize-roll-off", event), bad, follow=True)
+        desk.post(url("roll-off", event, "prize"), bad, follow=True)
     )
-    tied = {"key": tie.key, "die": ["6"] * len(tie.players)}
+    tied = {"key": tie.key, "first": ["6"] * len(tie.players)}
     assert (
         "Ran out of entered dice"
-        in messages_of(desk.post(url("prize-roll-off", event), tied, follow=True))[0]
+        in messages_of(desk.post(url("roll-off", event, "prize"), tied, follow=True))[0]
     )
     faces = ["1"] * (len(tie.players) - 1) + ["6"]
-    response = desk.post(url("prize-roll-off", event), {"key": tie.key, "die": faces}, follow=True)
+    response = desk.post(
+        url("roll-off", event, "prize"), {"key": tie.key, "first": faces}, follow=True
+    )
     assert messages_of(response) == [f"Roll-off recorded: dice {', '.join(faces)}."]
     record = RollOff.objects.filter(kind="prize").get(key=tie.key)
     assert record.seed is None and record.recorded_by.username == "prize-admin"
@@ -354,7 +356,7 @@ def test_winners_page_names_the_judged_winners_throws_roll_offs_and_awards(event
     while pending := prizes.plan_prizes(event).pending:
         key = pending[0].key
         response = desk.post(
-            url("prize-roll-off", event), {"key": key, "roll": "1", "seed": "42"}, follow=True
+            url("roll-off", event, "prize"), {"key": key, "roll": "1", "seed": "42"}, follow=True
         )
         assert messages_of(response)[0].startswith("Roll-off rolled on screen: dice")
         code = draw_code(event.draw_secret, f"prize-roll-off:{key}#1")

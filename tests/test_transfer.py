@@ -411,7 +411,9 @@ def test_a_truncated_file_is_refused_and_changes_nothing(small_export):
     "damage, message",
     [
         (lambda d: d.update(format="something-else"), "not a tournament export"),
-        (lambda d: d.update(version=99), "format version 99; this site reads version 2"),
+        (lambda d: d.update(version=99), "format version 99; this site reads version 3"),
+        # Before the final's order roll became roll-off rows (migration 0016).
+        (lambda d: d.update(version=2), "format version 2; this site reads version 3"),
         (lambda d: d["models"].pop("tournaments.seat"), r"missing: tournaments\.seat"),
         (
             lambda d: d["models"]["tournaments.seat"][0].update(colour="red"),

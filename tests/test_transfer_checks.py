@@ -306,7 +306,7 @@ def test_a_file_larger_than_any_export(tmp_path, event):
         ("[1, 2]", "not a tournament export"),
         ('"bunco-tournament"', "not a tournament export"),
         ('{"format": "bunco-tournament", "version": "1"}', "format version '1'"),
-        ('{"format": "bunco-tournament", "version": 2, "models": []}', 'no "models"'),
+        ('{"format": "bunco-tournament", "version": 3, "models": []}', 'no "models"'),
         ('{"format": "bunco-tournament", "id": ' + "9" * 5000 + "}", "more than 4,300 digits"),
     ],
 )

@@ -38,6 +38,9 @@ SECRET_BYTES = 32
 
 FINAL_SEATS = "final:seats"
 FINAL_DICE = "final:dice"
+# What the final's order roll settles (its roll-off's subject); a site roll's code is the
+# final's dice code, drawn under FINAL_DICE.
+FINAL_ORDER = "final:order"
 
 
 def new_secret() -> str:

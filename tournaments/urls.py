@@ -19,6 +19,7 @@ from .views import (
     printouts,
     prizes,
     registration,
+    roll_offs,
     stage_end,
     stages,
 )
@@ -39,6 +40,7 @@ urlpatterns = [
     *stage_end.urlpatterns,
     *advancement.urlpatterns,
     *prizes.urlpatterns,
+    *roll_offs.urlpatterns,
     *printouts.urlpatterns,
     *scoring_results.urlpatterns,
     *scoring_public.urlpatterns,

@@ -99,11 +99,30 @@ class OrderForm(DiceForm):
 
 
 class RollOffForm(DiceForm):
+    """Any roll-off's dice, a cut's or a prize's: one die per player in throw order, then any
+    re-throws, or `roll` for the site. Which tie it settles comes from hidden fields: a cut's
+    stage, group and category, or a prize tie's key; `tie` says which the kind needs, so the
+    one view behind both pages refuses a form that names no tie of its kind."""
+
     stage = forms.ChoiceField(
-        choices=[(Stage.Kind.QUALIFYING, "qualifying"), (Stage.Kind.SEMI_FINAL, "semi-final")]
+        required=False,
+        choices=[(Stage.Kind.QUALIFYING, "qualifying"), (Stage.Kind.SEMI_FINAL, "semi-final")],
     )
-    group = forms.CharField(max_length=30)
-    category = forms.CharField(max_length=20)
+    group = forms.CharField(required=False, max_length=30)
+    category = forms.CharField(required=False, max_length=20)
+    key = forms.CharField(required=False, max_length=80, widget=forms.HiddenInput)
+
+    NAMED_BY = {"cut": ("stage", "group", "category"), "prize": ("key",)}
+
+    def __init__(self, *args, kind: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.kind = kind
+        for name in self.NAMED_BY[kind]:
+            self.fields[name].required = True
+
+    def tie(self) -> dict[str, str]:
+        """The hidden fields that name the tie, for the service."""
+        return {name: self.cleaned_data[name] for name in self.NAMED_BY[self.kind]}
 
 
 class StageChoiceForm(forms.Form):

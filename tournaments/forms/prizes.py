@@ -21,7 +21,6 @@ from ..models import PrizeCategory
 from ..prizes import MAX_CENTS, MAX_PLACES
 from ..prizes import PrizeCategory as EngineCategory
 from ..services import audit
-from .advancement import DiceForm, FirstThrowField
 from .numbers import whole_number
 
 MAX_DOLLARS = Decimal(MAX_CENTS) / 100
@@ -240,17 +239,6 @@ class TravelingForm(forms.Form):
         super().__init__(*args, **kw)
         self.fields["player"].choices = [("", "Choose the player…"), *players]
         self.fields["round"].choices = [("", "—"), *rounds]
-
-
-class RollOffForm(DiceForm):
-    """A prize roll-off: the same dice form as the cut's (one die per player in throw order,
-    then any re-throws, or `roll` for the site), under the prize tie's key. Whether the dice
-    decide the tie is the engine's to say."""
-
-    DICE_FIELDS = ("die", "rethrows")
-    first = None
-    die = FirstThrowField(required=False)
-    key = forms.CharField(max_length=80, widget=forms.HiddenInput)
 
 
 class SearchForm(forms.Form):

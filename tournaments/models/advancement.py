@@ -29,12 +29,12 @@ class Qualifier(models.Model):
 
 
 class FinalTable(models.Model):
-    """The four finalists and the grand prize roll: every throw stored, seeds kept."""
+    """The four finalists and the grand prize roll: every throw stored, seeds kept. The dice
+    of the roll for throwing order are a `RollOff` of kind ORDER; `order` is what it decided."""
 
     tournament = models.OneToOneField("Tournament", on_delete=models.CASCADE, related_name="final")
     semi_stage = models.ForeignKey("Stage", on_delete=models.PROTECT, related_name="+")
     seed = models.BigIntegerField(help_text="Seed of the two draws (seats 3 and 4).")
-    order_faces = models.JSONField(default=list, blank=True)
     order = models.JSONField(default=list, blank=True, help_text="Player ids in throwing order.")
     dice_seed = models.BigIntegerField(null=True, blank=True, help_text="When the site rolls.")
     winner = models.ForeignKey(

@@ -17,9 +17,10 @@ class RollOffQuerySet(models.QuerySet):
 
 
 class RollOff(models.Model):
-    """One tie settled by dice, for a cut or for a prize: thrown at the table and typed in, or
-    rolled by the site from a draw code. Every face is kept in throw order; a tie thrown again
-    after a corrected card gets a new version, and the earlier ones stay."""
+    """One tie settled by dice, for a cut, a prize or the final table's throwing order: thrown
+    at the table and typed in, or rolled by the site from a draw code. Every face is kept in
+    throw order; a tie thrown again (after a corrected card, or a tie for the lowest die at
+    the final table) gets a new version holding every face so far, and the earlier ones stay."""
 
     class Source(models.TextChoices):
         ENTERED = "entered", "Physical dice entered by staff"
@@ -28,6 +29,7 @@ class RollOff(models.Model):
     class Kind(models.TextChoices):
         CUT = "cut", "Who advances"
         PRIZE = "prize", "A prize"
+        ORDER = "order", "Throwing order at the final table"
 
     tournament = models.ForeignKey("Tournament", on_delete=models.CASCADE, related_name="roll_offs")
     kind = models.CharField(max_length=10, choices=Kind.choices)
@@ -69,7 +71,10 @@ class RollOff(models.Model):
         return f"Roll-off for {self.category_label} in {self.group}"
 
     def tied(self) -> Tied | None:
-        """The tie it settled, in the terms both a cut and a prize can be matched on."""
+        """The tie it settled, in the terms both a cut and a prize can be matched on; the
+        final's order roll settles neither."""
+        if self.kind == self.Kind.ORDER:
+            return None
         stage_kind = self.stage.kind if self.stage_id else ""
         if self.kind == self.Kind.CUT:
             return cut_tied(stage_kind, self.group, self.category_key, self.players)

@@ -39,6 +39,7 @@ class FinalShown:
     order: list[SeatShown] = field(default_factory=list)
     order_throws: list[Throw] = field(default_factory=list)
     needed: list[SeatShown] = field(default_factory=list)  # who throws for the order next
+    order_faces: list[int] = field(default_factory=list)  # the order roll's dice so far
 
     @property
     def winner(self) -> SeatShown | None:
@@ -58,7 +59,7 @@ class FinalShown:
     @property
     def order_started(self) -> bool:
         """Typed dice of a tie for the lowest are in: the rest must be typed too."""
-        return bool(self.final.order_faces) and not self.final.order
+        return bool(self.order_faces) and not self.final.order
 
     @property
     def last_throw(self) -> FinalThrow | None:
@@ -78,13 +79,14 @@ class FinalShown:
 
 
 def final_shown(final: FinalTable) -> FinalShown:
-    """The table, the order roll and every throw: two queries whatever happened."""
+    """The table, the order roll and every throw: three queries whatever happened."""
     seats = [SeatShown(s) for s in final.seats.select_related("player").order_by("seat")]
     throws = list(final.throws.select_related("player").order_by("number"))
     by_player = {s.seat.player_id: s for s in seats}
     shown = FinalShown(final, seats, throws)
     shown.order = [by_player[p] for p in final.order if p in by_player]
-    state = service.order_state(final, [s.seat.player_id for s in seats])
+    shown.order_faces = service.order_faces(final)
+    state = service.order_state(final, [s.seat.player_id for s in seats], shown.order_faces)
     if state is not None:
         shown.order_throws = [
             Throw([(by_player[p].name, face) for p, face in throw.items()])

@@ -33,7 +33,7 @@ from scoring.rules.advancement import (
 from scoring.rules.final import OrderResult, order_of_play, roll_order, take_turn
 from scoring.services.cards import StageCards, load_stage, verify_pods
 
-from ..draws import FINAL_DICE, FINAL_SEATS, roll_off_subject
+from ..draws import FINAL_DICE, FINAL_ORDER, FINAL_SEATS, roll_off_subject
 from ..models import (
     FinalSeat,
     FinalTable,
@@ -196,6 +196,15 @@ def _flatten(roll) -> tuple[list[int], list[dict[str, int]]]:
         faces += list(throw.values())
         rounds.append({str(player): face for player, face in throw.items()})
     return faces, rounds
+
+
+def drawn_stage(tournament: Tournament, kind: str) -> Stage:
+    """The tournament's stage of that kind, or the message that it is not drawn yet."""
+    stage = tournament.stages.filter(kind=kind).first()
+    if stage is None:
+        raise UserFacingError(f"The {Stage.Kind(kind).label.lower()} has not been drawn.")
+    stage.tournament = tournament
+    return stage
 
 
 @transaction.atomic
@@ -408,14 +417,34 @@ def players_by_seat(final: FinalTable) -> list[int]:
     return list(final.seats.order_by("seat").values_list("player_id", flat=True))
 
 
-def order_state(final: FinalTable, players: list[int] | None = None) -> OrderResult | None:
+def order_roll(final: FinalTable) -> RollOff | None:
+    """The newest version of the final's order roll: each re-throw of a tie for the lowest
+    die is a new version holding every face so far, and the earlier ones stay."""
+    return (
+        RollOff.objects.filter(tournament_id=final.tournament_id, subject=FINAL_ORDER)
+        .order_by("-version")
+        .first()
+    )
+
+
+def order_faces(final: FinalTable) -> list[int]:
+    """Every die of the order roll so far, in throw order."""
+    record = order_roll(final)
+    return list(record.faces) if record is not None else []
+
+
+def order_state(
+    final: FinalTable, players: list[int] | None = None, faces: list[int] | None = None
+) -> OrderResult | None:
     """The order roll as the engine reads the stored dice: who throws next, or the order.
 
     None when the stored dice do not read as an order roll (a final played before the
     order rule was settled): the pages then show the stored order without its dice.
     """
     try:
-        return order_of_play(players or players_by_seat(final), final.order_faces)
+        return order_of_play(
+            players or players_by_seat(final), order_faces(final) if faces is None else faces
+        )
     except RuleError:
         return None
 
@@ -433,8 +462,10 @@ def roll_for_order(final: FinalTable, *, actor, faces: list[int] | None = None) 
     if final.order:
         raise UserFacingError("The order of play is already decided.")
     players = players_by_seat(final)
+    previous = order_roll(final)
+    so_far = list(previous.faces) if previous is not None else []
     if faces is None:
-        if final.order_faces:
+        if so_far:
             raise UserFacingError(
                 "The first dice of the order roll were typed in; type the re-throw too."
             )
@@ -445,11 +476,28 @@ def roll_for_order(final: FinalTable, *, actor, faces: list[int] | None = None) 
         if not faces:
             raise UserFacingError("Enter one die for each finalist throwing.")
         try:
-            result = order_of_play(players, [*final.order_faces, *faces])
+            result = order_of_play(players, [*so_far, *faces])
         except RuleError as exc:
             raise UserFacingError(str(exc)) from exc
-    final.order_faces, final.order = result.faces, list(result.order)
-    final.save(update_fields=["order_faces", "order", "dice_seed"])
+    record = RollOff.objects.create(
+        tournament_id=final.tournament_id,
+        kind=RollOff.Kind.ORDER,
+        subject=FINAL_ORDER,
+        version=previous.version + 1 if previous is not None else 1,
+        group="final",
+        key="order",
+        category_key="order",
+        category_label=RollOff.Kind.ORDER.label,
+        players=players,
+        faces=result.faces,
+        winners=list(result.order),
+        rounds=[{str(p): face for p, face in throw.items()} for throw in result.rounds],
+        source=RollOff.Source.ENTERED if faces is not None else RollOff.Source.SITE,
+        seed=final.dice_seed if faces is None else None,
+        recorded_by=actor,
+    )
+    final.order = list(result.order)
+    final.save(update_fields=["order", "dice_seed"])
     names = dict(Player.objects.filter(pk__in=players).values_list("pk", "name"))
     summary = (
         f"Order of play: {' then '.join(names[p] for p in result.order)}"
@@ -461,8 +509,8 @@ def roll_for_order(final: FinalTable, *, actor, faces: list[int] | None = None) 
         summary,
         actor=actor,
         tournament=final.tournament,
-        target=final,
-        data={"faces": result.faces, "seed": final.dice_seed},
+        target=record,
+        data={"faces": result.faces, "seed": final.dice_seed, "version": record.version},
     )
     return final
 

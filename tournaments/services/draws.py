@@ -178,11 +178,12 @@ def seeds_used(tournament: Tournament) -> list[engine.Used]:
         for kind, seed in Stage.objects.filter(tournament=tournament).values_list("kind", "seed")
     ]
     # Every version of every roll-off: a re-throw's code is a later attempt of its subject.
+    # The final's order roll is rolled from the final's dice code, listed below.
     used += [
         engine.Used(subject, seed)
-        for subject, seed in RollOff.objects.filter(
-            tournament=tournament, seed__isnull=False
-        ).values_list("subject", "seed")
+        for subject, seed in RollOff.objects.filter(tournament=tournament, seed__isnull=False)
+        .exclude(kind=RollOff.Kind.ORDER)
+        .values_list("subject", "seed")
     ]
     final = cached_final(tournament)
     if final is not None:

@@ -91,7 +91,7 @@ def for_prizes(tournament: Tournament) -> ForPrizes:
     ):
         if record.kind == RollOff.Kind.PRIZE:
             prizes[record.key] = record
-        else:
+        elif record.kind == RollOff.Kind.CUT:
             cuts.append((record.tied(), record))
     return ForPrizes(prizes, tuple(cuts))
 

@@ -63,7 +63,11 @@ FORMAT = "bunco-tournament"
 # 2: the draw list and secret, invitations, staff's last-bunco marks, and the presets' sets,
 # head-table bell and card verification fields. A version-1 file lacks them, so it is refused
 # with a clear message.
-VERSION = 2
+# 3: the final's order roll is roll-off rows (kind "order"), not `FinalTable.order_faces`. A
+# version-2 file is refused by name rather than converted: converting would be a second copy
+# of migration 0016's reading of the stored dice; import it on the site version that made it
+# and let the migration convert it there.
+VERSION = 3
 
 TOURNAMENT = "tournaments.tournament"
 PLAYER = "tournaments.player"
@@ -126,7 +130,6 @@ PLAIN_JSON = frozenset(
     {
         ("tournaments.stage", "rules"),
         (ROLL_OFF, "faces"),
-        ("tournaments.finaltable", "order_faces"),
         ("tournaments.finalthrow", "dice"),
         (CATEGORY, "amounts_cents"),
         ("scoring.tableresult", "tie_break"),

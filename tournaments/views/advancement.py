@@ -19,9 +19,9 @@ from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.views.generic import TemplateView, View
 
-from ..forms.advancement import OrderForm, RollOffForm, StageChoiceForm, ThrowForm
+from ..forms.advancement import OrderForm, StageChoiceForm, ThrowForm
 from ..forms.stages import first_error
-from ..models import RollOff, Stage
+from ..models import Stage
 from ..permissions import TournamentPermissionMixin
 from ..presenters.advancement import UNITS, player_names, stages_shown
 from ..presenters.final_table import final_of, final_shown
@@ -43,11 +43,7 @@ class AdvancementMixin(TournamentPermissionMixin):
         return reverse("advancement", args=[self.tournament.slug])
 
     def stage(self, kind: str) -> Stage:
-        stage = self.tournament.stages.filter(kind=kind).first()
-        if stage is None:
-            raise UserFacingError(f"The {Stage.Kind(kind).label.lower()} has not been drawn.")
-        stage.tournament = self.tournament
-        return stage
+        return service.drawn_stage(self.tournament, kind)
 
 
 class AdvancementView(AdvancementMixin, TemplateView):
@@ -96,29 +92,6 @@ class AdvancementAction(AdvancementMixin, View):
         if not form.is_valid():
             raise UserFacingError(first_error(form))
         return form.cleaned_data
-
-
-class RollOffView(AdvancementAction):
-    def act(self):
-        form = RollOffForm(self.request.POST)
-        data = self.valid(form)
-        stage = self.stage(data["stage"])
-        record = service.record_roll_off(
-            stage, data["group"], data["category"], actor=self.request.user, faces=form.faces
-        )
-        names = player_names(record.winners)
-        winners = " and ".join(names[p] for p in record.winners)
-        where = "the semi-final" if data["group"] == service.SEMI_GROUP else f"pod {data['group']}"
-        how = (
-            f"rolled on screen, draw code {record.seed}"
-            if record.source == RollOff.Source.SITE
-            else f"{len(record.faces)} dice entered"
-        )
-        verb = "wins" if len(record.winners) == 1 else "win"
-        return (
-            f"{record.category_label} in {where}: {winners} {verb} the roll-off ({how}).",
-            self.page_url(),
-        )
 
 
 class SaveQualifiersView(AdvancementAction):
@@ -229,11 +202,6 @@ class FinalThrowView(FinalAction):
 
 urlpatterns = [
     path("t/<slug:slug>/manage/advancement/", AdvancementView.as_view(), name="advancement"),
-    path(
-        "t/<slug:slug>/manage/advancement/roll-off/",
-        RollOffView.as_view(),
-        name="advancement-roll-off",
-    ),
     path(
         "t/<slug:slug>/manage/advancement/save/",
         SaveQualifiersView.as_view(),

@@ -22,7 +22,7 @@ from .categories import (
 from .last_bunco import LastBuncoView
 from .ledger import LedgerCsvView, LedgerView
 from .payouts import PayoutsView, PayView, VoidView
-from .winners import AwardView, NominateView, PrizeWinnersView, RollOffView, TravelingView
+from .winners import AwardView, NominateView, PrizeWinnersView, TravelingView
 
 P = "t/<slug:slug>/manage/prizes/"
 urlpatterns = [
@@ -35,7 +35,6 @@ urlpatterns = [
     path(f"{P}winners/", PrizeWinnersView.as_view(), name="prize-winners"),
     path(f"{P}winners/nominate/", NominateView.as_view(), name="prize-nominate"),
     path(f"{P}winners/traveling/", TravelingView.as_view(), name="prize-traveling"),
-    path(f"{P}winners/roll-off/", RollOffView.as_view(), name="prize-roll-off"),
     path(f"{P}winners/award/", AwardView.as_view(), name="prize-award"),
     path(f"{P}winners/last-bunco/", LastBuncoView.as_view(), name="prize-last-bunco"),
     path("t/<slug:slug>/manage/payouts/", PayoutsView.as_view(), name="payouts"),

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.views.generic import View
 
 from ...forms.numbers import whole_number
-from ...forms.prizes import NominationForm, RollOffForm, TravelingForm, dollars
+from ...forms.prizes import NominationForm, TravelingForm, dollars
 from ...forms.stages import first_error
 from ...models import (
     Player,
@@ -398,31 +398,6 @@ class TravelingView(PrizePageMixin, View):
             messages.error(request, exc.message)
         else:
             messages.success(request, f"{player.name} now holds the traveling item.")
-        return back
-
-
-class RollOffView(PrizePageMixin, View):
-    permission = AWARD
-    http_method_names = ["post"]
-
-    def post(self, request, slug):
-        back = redirect("prize-winners", slug)
-        form = RollOffForm(request.POST)
-        if not form.is_valid():
-            messages.error(request, first_error(form))
-            return back
-        try:
-            record = service.record_prize_roll_off(
-                self.tournament,
-                form.cleaned_data["key"],
-                actor=request.user,
-                faces=form.faces,
-            )
-        except UserFacingError as exc:
-            messages.error(request, exc.message)
-            return back
-        how = "rolled on screen" if record.seed is not None else "recorded"
-        messages.success(request, f"Roll-off {how}: dice {', '.join(map(str, record.faces))}.")
         return back
 
 
