@@ -46,6 +46,7 @@ class AxeFinding:
     impact: str
     help: str
     targets: list[str] = field(default_factory=list)
+    detail: str = ""  # what axe says about the first element, e.g. the contrast it measured
 
     @property
     def fails(self) -> bool:
@@ -53,7 +54,9 @@ class AxeFinding:
 
     def __str__(self) -> str:
         shown = ", ".join(self.targets[:3]) + (" …" if len(self.targets) > 3 else "")
-        return f"{self.impact} {self.rule} ({self.help}) ×{len(self.targets)}: {shown}"
+        return (
+            f"{self.impact} {self.rule} ({self.help}) ×{len(self.targets)}: {shown} — {self.detail}"
+        )
 
 
 def run_axe(page, source: str) -> list[AxeFinding]:
@@ -73,6 +76,9 @@ def run_axe(page, source: str) -> list[AxeFinding]:
             impact=v.get("impact") or "minor",
             help=v["help"],
             targets=[" ".join(map(str, node["target"])) for node in v["nodes"]],
+            detail=" ".join((v["nodes"][0].get("failureSummary") or "").split())[:300]
+            if v["nodes"]
+            else "",
         )
         for v in result["violations"]
     ]

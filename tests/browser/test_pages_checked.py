@@ -28,7 +28,9 @@ from tournaments.services.rounds import start_next_round
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 VIEWPORTS = {"laptop": (1366, 900), "phone": (390, 844)}
+# A few pages whose looks the move to static CSS could have changed, kept to look at.
 SCREENSHOTS = "/tmp/pages-checked-{}-{}.png"
+SHOWN = {"staff/card form", "organiser/check-in", "organiser/staff & admins", "public/board final"}
 REPORT = "/tmp/pages-checked-report.txt"
 
 
@@ -93,6 +95,7 @@ def pages(s: Scenario) -> list[Page]:
         Page("staff", "card form", at("card-detail", live, 1, player.pk)),
         Page("admin", "printouts", at("printouts", done)),
         Page("admin", "prizes", at("prizes", done)),
+        Page("organiser", "home", at("home")),
         Page("organiser", "dashboard", at("tournament-dashboard", live)),
         Page("organiser", "settings", at("tournament-edit", live)),
         Page("organiser", "players", at("player-list", live)),
@@ -159,6 +162,9 @@ def test_every_role_s_pages_pass_axe_and_the_nu_html_checker(browser, live_serve
                 if key not in html_files:
                     html_files[key] = folder / f"{len(html_files):02d}.html"
                     html_files[key].write_bytes(response.body())
+                if key in SHOWN:
+                    name = key.replace("/", "-").replace(" ", "-").replace("&", "and")
+                    page.screenshot(path=SCREENSHOTS.format(viewport, name), full_page=True)
                 findings = run_axe(page, source)
                 failing = [str(f) for f in findings if f.fails]
                 lines.append(f"axe {viewport:6} {key}: {len(failing)} failing, {len(findings)} all")
