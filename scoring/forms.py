@@ -29,7 +29,6 @@ def count_field(label: str, maximum: int = MAX_COUNT) -> forms.IntegerField:
         widget=forms.NumberInput(
             attrs={
                 "inputmode": "numeric",
-                "pattern": "[0-9]*",
                 "class": "form-control count",
                 "autocomplete": "off",
             }
@@ -43,9 +42,7 @@ def _points_field(label: str) -> forms.IntegerField:
         required=False,
         min_value=0,
         max_value=MAX_POINTS,
-        widget=forms.NumberInput(
-            attrs={"inputmode": "numeric", "pattern": "[0-9]*", "class": "form-control"}
-        ),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "form-control"}),
     )
 
 

@@ -140,7 +140,7 @@ def test_form_prefills_nothing_and_keeps_what_was_typed_on_error(event, client_f
     url = card_url(event.tournament, 1, player)
     body = c.get(url).content.decode()
     assert 'id="card-form"' in body
-    assert not re.search(r'value="[WL]" autocomplete="off" checked', body)  # no W/L ticked
+    assert not re.search(r'value="[WL]" checked', body)  # no W/L ticked
     assert not re.search(r'name="buncos"[^>]*value=', body)
     # Wins typed that disagree with the marks: the service's message, nothing saved, marks kept.
     wrong = enter_data(record, wins=record.wins + 1)
@@ -150,7 +150,7 @@ def test_form_prefills_nothing_and_keeps_what_was_typed_on_error(event, client_f
     assert CardEntry.objects.count() == 0
     page = response.content.decode()
     first = record.rounds[0]
-    assert f'id="r1-{first}" value="{first}" autocomplete="off" checked' in page
+    assert f'id="r1-{first}" value="{first}" checked' in page
     assert re.search(rf'name="wins"[^>]*value="{record.wins + 1}"', page)
     # No mark at all is refused by the form.
     response = c.post(url, {"action": "enter", "base_version": 0, "layout": "rounds"})

@@ -93,11 +93,13 @@ def test_the_status_row_is_for_htmx_polling(stage, tournament, admin, admin_user
     url = reverse("printout-status", args=[tournament.slug, printout.pk])
     row = admin.get(url, headers=HTMX).content.decode()
     assert f'id="printout-{printout.pk}"' in row and 'data-status="queued"' in row
-    assert f'hx-get="{url}" hx-trigger="every 1s" hx-swap="outerHTML"' in row
+    assert f'data-hx-get="{url}" data-hx-trigger="every 1s" data-hx-swap="outerHTML"' in row
     assert "Waiting for the print worker" in row
     Printout.objects.filter(pk=printout.pk).update(status="running", progress=45)
     row = admin.get(url, headers=HTMX).content.decode()
-    assert 'data-progress="45"' in row and 'aria-valuenow="45"' in row and "width: 45%" in row
+    assert (
+        'data-progress="45"' in row and 'aria-valuenow="45"' in row and 'data-bar-width="45"' in row
+    )
     render_printout.apply(args=[printout.pk])
     row = admin.get(url, headers=HTMX).content.decode()
     assert 'data-status="done"' in row and 'data-progress="100"' in row

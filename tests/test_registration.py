@@ -1,5 +1,7 @@
 """The public registration page: every refusal is clear and changes nothing."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -102,3 +104,17 @@ def test_confirmation_link_cannot_be_forged(client, tournament):
     player = PlayerFactory(tournament=tournament)
     url = reverse("register-done", args=[tournament.slug, f"{player.pk}:forged"])
     assert client.get(url).status_code == 404
+
+
+def test_contact_fields_open_the_right_keyboard_and_autofill(client, tournament, organiser):
+    """A player's own form offers their saved name, e-mail and phone; the organiser's forms,
+    where someone else's details are typed, keep the right keyboards but offer nothing."""
+    page = client.get(reverse("register", args=[tournament.slug])).content.decode()
+    assert re.search(r'<input type="email" name="email"[^>]*autocomplete="email"', page)
+    assert re.search(r'<input type="tel" name="phone"[^>]*autocomplete="tel"', page)
+    assert re.search(r'<input type="text" name="name"[^>]*autocomplete="name"', page)
+    client.force_login(organiser)
+    for name in ("player-add", "checkin-desk"):
+        page = client.get(reverse(name, args=[tournament.slug])).content.decode()
+        assert re.search(r'<input type="email" name="email"[^>]*autocomplete="off"', page), name
+        assert re.search(r'<input type="tel" name="phone"[^>]*autocomplete="off"', page), name

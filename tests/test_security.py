@@ -21,7 +21,8 @@ from tournaments.views.registration import CONFIRMATION_SALT
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>", re.I)
-INLINE_HANDLER = re.compile(r"\s(on[a-z]+|hx-on[:\w-]*)\s*=|javascript:", re.I)
+INLINE_STYLE = re.compile(r"<style\b|\sstyle\s*=", re.I)
+INLINE_HANDLER = re.compile(r"\s(on[a-z]+|(?:data-)?hx-on[:\w-]*)\s*=|javascript:", re.I)
 
 
 def csp_directives(response) -> dict[str, list[str]]:
@@ -35,7 +36,7 @@ def test_pages_carry_the_content_security_policy(tournament, client):
     directives = csp_directives(response)
     assert directives["default-src"] == ["'self'"]
     assert directives["script-src"] == ["'self'"]
-    assert directives["style-src"] == ["'self'", "'unsafe-inline'"]
+    assert directives["style-src"] == ["'self'"]
     assert directives["img-src"] == ["'self'", "data:"]
     assert directives["object-src"] == ["'none'"]
     assert directives["frame-ancestors"] == ["'none'"]
@@ -54,6 +55,16 @@ def test_no_template_runs_inline_script():
         for pattern in (INLINE_SCRIPT, INLINE_HANDLER):
             found += [f"{path.relative_to(TEMPLATES)}: {m[0]!r}" for m in pattern.finditer(text)]
     assert not found, "Inline script (move it to static/js/): " + "; ".join(found)
+
+
+def test_no_template_carries_an_inline_style():
+    """The policy has no 'unsafe-inline' for styles: a <style> block or style="" attribute
+    would silently not apply. (A template's own `with style=...` argument is not one.)"""
+    found = []
+    for path in sorted(TEMPLATES.rglob("*.html")):
+        text = re.sub(r"\{%.*?%\}", "", path.read_text())
+        found += [f"{path.relative_to(TEMPLATES)}: {m[0]!r}" for m in INLINE_STYLE.finditer(text)]
+    assert not found, "Inline style (move it to static/css/): " + "; ".join(found)
 
 
 # --- public pages and player links ------------------------------------------------------------

@@ -1,6 +1,26 @@
 // Behaviour every page may use, declared with data- attributes: the content security policy
 // forbids inline scripts and on*="" handlers, so pages say what they want and this does it.
 (function () {
+  // htmx would add its indicator rules as an inline <style>, which the policy blocks:
+  // they are in site.css instead. (This runs before htmx starts, at DOMContentLoaded.)
+  if (window.htmx) window.htmx.config.includeIndicatorStyles = false;
+  // <div class="progress-bar" data-bar-width="45">: the policy forbids style="" in the
+  // markup, but not setting a style from a script. On load and on each htmx swap.
+  function barWidths(root) {
+    root.querySelectorAll("[data-bar-width]").forEach(function (bar) {
+      bar.style.width = bar.dataset.barWidth + "%";
+    });
+  }
+  document.addEventListener("htmx:load", function (event) {
+    barWidths(event.detail.elt);
+  });
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () {
+      barWidths(document);
+    });
+  } else {
+    barWidths(document);
+  }
   document.addEventListener("submit", function (event) {
     var form = event.target;
     // <form data-confirm="Delete this?">: ask first.

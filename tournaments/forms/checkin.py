@@ -2,6 +2,7 @@ from django import forms
 
 from ..models import Player
 from ..services.registration import Registrant
+from .contact import contact_widgets
 
 
 def _model_field(name: str, **kwargs) -> forms.Field:
@@ -22,8 +23,7 @@ class WalkInForm(forms.Form):
         kwargs.setdefault("auto_id", "walkin_%s")
         super().__init__(*args, **kwargs)
         self.fields["name"].widget.attrs.update(autocomplete="off", autocapitalize="words")
-        self.fields["email"].widget.attrs.update(autocomplete="off", inputmode="email")
-        self.fields["phone"].widget.attrs.update(autocomplete="off", inputmode="tel")
+        contact_widgets(self, autofill=False)
         self.fields["group_name"].widget.attrs.update(autocomplete="off")
 
     def clean_name(self):

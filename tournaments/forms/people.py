@@ -13,7 +13,18 @@ class NewAccountForm(forms.Form):
     full_name = forms.CharField(max_length=150, required=False)
     role = forms.ChoiceField(choices=[(Role.STAFF, "Staff"), (Role.ADMIN, "Admin")])
 
+    def __init__(self, *args, **kwargs):
+        # Both forms share a page and field names: ids of their own, so each label (and
+        # crispy's wrappers and help texts) points at its own form's field. The posted
+        # names stay the same.
+        kwargs.setdefault("auto_id", "new_%s")
+        super().__init__(*args, **kwargs)
+
 
 class ExistingAccountForm(forms.Form):
     username = forms.CharField(max_length=150, help_text="An account that already exists.")
     role = forms.ChoiceField(choices=Role.choices)
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "existing_%s")
+        super().__init__(*args, **kwargs)

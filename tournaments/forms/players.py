@@ -6,6 +6,7 @@ from ..models import Player
 from ..services.csv_io import MAX_BYTES
 from ..services.players import STATUS_FILTERS
 from ..services.registration import Registrant
+from .contact import contact_widgets
 
 
 def _max(name: str) -> int:
@@ -35,6 +36,10 @@ class PlayerForm(forms.Form):
         help_text="Friends with the same group name are spread over pods.",
     )
     costume_contest = forms.BooleanField(label="Enters the costume contest", required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        contact_widgets(self, autofill=False)
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())

@@ -1,6 +1,7 @@
 from django import forms
 
 from ..models import Player
+from .contact import contact_widgets
 
 
 class RegistrationForm(forms.ModelForm):
@@ -19,6 +20,8 @@ class RegistrationForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["email"].required = True
+        contact_widgets(self, autofill=True)
+        self.fields["name"].widget.attrs["autocomplete"] = "name"
 
     def clean_name(self):
         name = " ".join(self.cleaned_data["name"].split())
