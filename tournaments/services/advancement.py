@@ -481,7 +481,9 @@ def throw(
         rng = random.Random(f"{final.dice_seed}:{next_number}")
         dice = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
     try:
-        turn = take_turn(final.order, next_number - 1, dice)
+        # A voided throw is thrown again by the same finalist: only the others count.
+        counted = final.throws.filter(voided_at__isnull=True).count()
+        turn = take_turn(final.order, counted, dice)
     except RuleError as exc:
         raise UserFacingError(str(exc)) from exc
     made = FinalThrow.objects.create(
