@@ -91,6 +91,25 @@ class Match:
     go_to_label: str
     before: Placement | None = None
     before_label: str = ""
+    which: str = ""  # tells apart players of the same name
+    checked_in: bool = True
+
+
+def which_of(players: list[Player]) -> dict[int, str]:
+    """For players sharing a name: their group when the groups differ, else the last two
+    characters of their code (enough to tell them apart, too few to look up a card)."""
+    by_name: dict[str, list[Player]] = {}
+    for player in players:
+        by_name.setdefault(player.name.strip().lower(), []).append(player)
+    which: dict[int, str] = {}
+    for same in by_name.values():
+        if len(same) < 2:
+            continue
+        groups = [p.group_name.strip() for p in same]
+        use_groups = all(groups) and len(set(g.lower() for g in groups)) == len(groups)
+        for player, group in zip(same, groups, strict=True):
+            which[player.pk] = group if use_groups else f"code ending …{player.code[-2:]}"
+    return which
 
 
 def find_players(tournament, query: str) -> list[Player]:
@@ -105,7 +124,7 @@ def find_players(tournament, query: str) -> list[Player]:
             )
         )
         .order_by("by_code", "name", "pk")
-        .only("pk", "name")[: MAX_MATCHES + 1]
+        .only("pk", "name", "code", "group_name", "checked_in_at")[: MAX_MATCHES + 1]
     )
 
 
@@ -134,7 +153,9 @@ def placements(state: RoundState, players: list[Player]) -> list[Match]:
 
     cur, nxt = state.current, state.next
     matches = []
+    which = which_of(players[:MAX_MATCHES])
     for player in players[:MAX_MATCHES]:
+        tell = {"which": which.get(player.pk, ""), "checked_in": player.checked_in_at is not None}
         now = by_player.get((player.pk, cur.pk))
         then = by_player.get((player.pk, nxt.pk)) if nxt else None
         if then is not None:
@@ -146,6 +167,7 @@ def placements(state: RoundState, players: list[Player]) -> list[Match]:
                     f"Round {nxt.number} — go to:",
                     now,
                     f"Round {cur.number} ({done}):",
+                    **tell,
                 )
             )
         elif now is not None:
@@ -153,9 +175,9 @@ def placements(state: RoundState, players: list[Player]) -> list[Match]:
                 Round.Status.PENDING: f"Round {cur.number} — go to:",
                 Round.Status.OPEN: f"Round {cur.number} — playing at:",
             }.get(cur.status, f"Round {cur.number} — played at:")
-            matches.append(Match(player.name, now, label))
+            matches.append(Match(player.name, now, label, **tell))
         else:
-            matches.append(Match(player.name, None, ""))
+            matches.append(Match(player.name, None, "", **tell))
     return matches
 
 
