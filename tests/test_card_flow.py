@@ -13,7 +13,7 @@ from tests.test_card_pages import card_url, enter_data, event, text  # noqa: F40
 pytestmark = pytest.mark.django_db
 
 
-def test_saving_a_card_opens_the_next_card_to_enter(event, client_for):
+def test_saving_a_card_opens_the_next_card_to_enter(event, client_for):  # noqa: F811
     anna = client_for(event.anna)
     first, second = event.player(0), event.player(1)
     response = anna.post(card_url(event.tournament, 1, first), enter_data(event.record(first)))
@@ -29,7 +29,7 @@ def test_saving_a_card_opens_the_next_card_to_enter(event, client_for):
     assert response.url == card_url(event.tournament, 1, second)
 
 
-def test_a_resolution_for_the_tables_tells_the_confirmer_what_to_check(event, client_for):
+def test_a_resolution_for_the_tables_tells_the_confirmer_what_to_check(event, client_for):  # noqa: F811
     player = event.player(0)
     record = event.record(player)
     miscounted = replace(record, buncos=record.buncos + 2)
