@@ -45,6 +45,7 @@ from ..models import (
     Tournament,
 )
 from ..roll_offs import CUT_MEASURES, SEMI_GROUP
+from ..words import count
 from . import audit, draws, roll_offs
 from .errors import UserFacingError
 from .roll_offs import ForCut
@@ -151,7 +152,7 @@ def plan_stage(stage: Stage) -> list[GroupPlan]:
     for check in verify_pods(cards, pods):
         group, label = str(check.pod.number), f"Pod {check.pod.number}"
         if not check.verified_pod:
-            why = f"{check.verified} of {check.cards} cards verified"
+            why = f"{check.verified} of {count(check.cards, 'card')} verified"
             if check.problems:
                 why += f"; {len(check.problems)} check{'s' if len(check.problems) > 1 else ''} fail"
             plans.append(GroupPlan(group, label, blocked=f"Not verified: {why}."))
@@ -282,7 +283,8 @@ def save_qualifiers(stage: Stage, *, actor) -> list[Qualifier]:
     Qualifier.objects.bulk_create(rows)
     audit.record(
         "advancement.saved",
-        f"{len(rows)} players advance from the {stage.get_kind_display().lower()}",
+        f"{count(len(rows), 'player')} {'advances' if len(rows) == 1 else 'advance'} from the "
+        f"{stage.get_kind_display().lower()}",
         actor=actor,
         tournament=stage.tournament,
         target=stage,
