@@ -12,6 +12,7 @@ of queries whatever the number of players.
 from __future__ import annotations
 
 import math
+import re
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -202,6 +203,8 @@ class BoardView(TournamentPermissionMixin, View):
             "rows": rows,
             "leaders": leaders,
             "finder_url": finder_url,
+            # Line breaks only after a slash, so the address never splits inside a number.
+            "finder_url_parts": re.findall(r"(?:\w+://)?[^/]*/+|[^/]+$", finder_url),
             "finder_qr": qr_svg(finder_url),
             "loopback": is_loopback(finder_url),
             "live_url": reverse("board-live", args=[self.tournament.slug])
