@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: demo test lint format migrate serve worker beat bench clean-data
+.PHONY: demo test lint format migrate serve venue worker beat bench clean-data
 
 $(VENV)/.runtime: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,11 @@ demo: migrate
 
 serve: migrate
 	$(VENV)/bin/gunicorn bunco_site.wsgi --bind $(HOST):$(PORT) --workers 3
+
+# At the venue: serve on this laptop's network address (found in Python, no outside service),
+# with that address allowed and used by QR codes and the board. See "At the venue" in README.
+venue: migrate
+	$(PY) manage.py venue --port $(PORT)
 
 worker: $(VENV)/.runtime
 	$(VENV)/bin/celery -A bunco_site worker --loglevel INFO --concurrency 2

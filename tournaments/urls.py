@@ -1,5 +1,6 @@
 """Each views module owns its routes; this file only lists the modules."""
 
+from scoring.views import board as scoring_board
 from scoring.views import cards as scoring_cards
 from scoring.views import public as scoring_public
 from scoring.views import results as scoring_results
@@ -11,10 +12,12 @@ from .views import (
     advancement,
     audit,
     checkin,
+    final_undo,
     home,
     invitations,
     people,
     players,
+    pod_staff,
     presets,
     printouts,
     prizes,
@@ -37,13 +40,16 @@ urlpatterns = [
     *checkin.urlpatterns,
     *audit.urlpatterns,
     *stages.urlpatterns,
+    *pod_staff.urlpatterns,
     *stage_end.urlpatterns,
     *advancement.urlpatterns,
+    *final_undo.urlpatterns,
     *prizes.urlpatterns,
     *roll_offs.urlpatterns,
     *printouts.urlpatterns,
     *scoring_results.urlpatterns,
     *scoring_public.urlpatterns,
+    *scoring_board.urlpatterns,
     *scoring_cards.urlpatterns,
     *scoring_standings.urlpatterns,
     *scoring_results_public.urlpatterns,

@@ -164,6 +164,21 @@ def reference_of(cards: StageCards, player_id: int) -> Card | None:
     return None
 
 
+def next_to_enter(cards: StageCards, pod: int, after: int, user_id) -> Player | None:
+    """The pod's next card (in the list's order, going round) that still needs this person
+    to type the paper in: nobody has, or only somebody else has and it waits for a second."""
+    members = cards.in_pod(pod)
+    start = members.index(after) + 1 if after in members else 0
+    for pid in members[start:] + members[:start]:
+        status = cards.states[pid].status
+        versions = cards.versions.get(pid, [])
+        if status == Status.UNCHECKED or (
+            status == Status.SECOND_ENTRY and versions and versions[-1].entered_by_id != user_id
+        ):
+            return cards.players[pid]
+    return None
+
+
 def usernames(cards: StageCards) -> dict[int, str]:
     """Everyone who entered or confirmed a version of these cards: one query."""
     ids = {
@@ -397,6 +412,12 @@ class CardDetailView(TournamentPermissionMixin, CardPodAccessMixin, View):
             and not mine
             and current.confirmed_by_id is None,
             "can_resolve": status == Status.DIFFERS,
+            # A resolution for the tables: the paper is known to differ, so the confirmer
+            # checks the resolver's reason, not the paper against the screen.
+            "resolved_for_tables": current is not None
+            and current.kind == CardEntry.Kind.RESOLUTION
+            and record is not None
+            and card_of(current) == record,
             "enter_open": card_form.is_bound
             or status == Status.UNCHECKED
             or (status == Status.SECOND_ENTRY and not mine),
@@ -457,7 +478,16 @@ class CardDetailView(TournamentPermissionMixin, CardPodAccessMixin, View):
         text += STATUS_LABELS[state.status] + "."
         if state.status == Status.DIFFERS:
             return self.done(text + " Check the differences below.", to_card=True)
-        return self.done(text)
+        after = next_to_enter(
+            load_stage(self.stage, pod=self.pod),
+            self.pod.number,
+            self.player.pk,
+            self.request.user.pk,
+        )
+        if after is None:
+            return self.done(text + " Every card of this pod has been entered.")
+        messages.success(self.request, f"{text} Next: {after.name}'s card.")
+        return redirect(self.card_url(after.pk))
 
     def confirm(self):
         form = ConfirmForm(self.request.POST)
@@ -533,7 +563,7 @@ class MyCardView(TournamentPermissionMixin, View):
         if code and "\x00" not in code:
             player = (
                 Player.objects.filter(tournament=self.tournament, code=code)
-                .only("pk", "name", "code", "tournament_id")
+                .only("pk", "name", "code", "tournament_id", "status", "checked_in_at")
                 .first()
             )
             context["player"] = player

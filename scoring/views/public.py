@@ -1,34 +1,26 @@
-"""Public pages: a player finds their seat on a phone; the board shows every pod on a projector.
+"""The seat finder: a player finds their seat on a phone (the board is `board.py`).
 
-Both read the latest stage. Once a pod's tables have all reported (or the round is closed),
-the next round's seats exist and are the ones to walk to, so both pages show those first.
-Once the final table is seated the board shows it instead: the four finalists, each throw as
-it is recorded, and the grand prize winner. Neither page shows e-mails, phone numbers or
-registration codes. Each runs a fixed number of queries whatever the number of players.
+It reads the latest stage. Once a pod's tables have all reported (or the round is closed),
+the next round's seats exist and are the ones to walk to, so it shows those first. It shows
+no e-mails or phone numbers, and runs a fixed number of queries whatever the number of players.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from django.db.models import Case, Exists, IntegerField, OuterRef, Q, Value, When
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import path
 from django.views.generic import View
 
-from tournaments.forms.numbers import whole_number
 from tournaments.forms.search import SearchForm
-from tournaments.models import FinalTable, Player, Round, Seat, Stage, Tournament
+from tournaments.models import Player, Round, Seat, Stage
 from tournaments.permissions import PUBLIC, TournamentPermissionMixin
-from tournaments.presenters.final_table import final_shown
-from tournaments.services.draws import is_published
-from tournaments.services.rounds import current_round, progress
-from tournaments.services.seating import seating_by_pod
+from tournaments.services.rounds import current_round
 
 from ..rules.table import partner_number
 from .results import stages_newest_first
-from .standings import ranks, shared_standings
 
 MAX_MATCHES = 10
 MIN_QUERY = 2
@@ -99,6 +91,25 @@ class Match:
     go_to_label: str
     before: Placement | None = None
     before_label: str = ""
+    which: str = ""  # tells apart players of the same name
+    checked_in: bool = True
+
+
+def which_of(players: list[Player]) -> dict[int, str]:
+    """For players sharing a name: their group when the groups differ, else the last two
+    characters of their code (enough to tell them apart, too few to look up a card)."""
+    by_name: dict[str, list[Player]] = {}
+    for player in players:
+        by_name.setdefault(player.name.strip().lower(), []).append(player)
+    which: dict[int, str] = {}
+    for same in by_name.values():
+        if len(same) < 2:
+            continue
+        groups = [p.group_name.strip() for p in same]
+        use_groups = all(groups) and len(set(g.lower() for g in groups)) == len(groups)
+        for player, group in zip(same, groups, strict=True):
+            which[player.pk] = group if use_groups else f"code ending …{player.code[-2:]}"
+    return which
 
 
 def find_players(tournament, query: str) -> list[Player]:
@@ -113,7 +124,7 @@ def find_players(tournament, query: str) -> list[Player]:
             )
         )
         .order_by("by_code", "name", "pk")
-        .only("pk", "name")[: MAX_MATCHES + 1]
+        .only("pk", "name", "code", "group_name", "checked_in_at")[: MAX_MATCHES + 1]
     )
 
 
@@ -142,7 +153,9 @@ def placements(state: RoundState, players: list[Player]) -> list[Match]:
 
     cur, nxt = state.current, state.next
     matches = []
+    which = which_of(players[:MAX_MATCHES])
     for player in players[:MAX_MATCHES]:
+        tell = {"which": which.get(player.pk, ""), "checked_in": player.checked_in_at is not None}
         now = by_player.get((player.pk, cur.pk))
         then = by_player.get((player.pk, nxt.pk)) if nxt else None
         if then is not None:
@@ -154,6 +167,7 @@ def placements(state: RoundState, players: list[Player]) -> list[Match]:
                     f"Round {nxt.number} — go to:",
                     now,
                     f"Round {cur.number} ({done}):",
+                    **tell,
                 )
             )
         elif now is not None:
@@ -161,9 +175,9 @@ def placements(state: RoundState, players: list[Player]) -> list[Match]:
                 Round.Status.PENDING: f"Round {cur.number} — go to:",
                 Round.Status.OPEN: f"Round {cur.number} — playing at:",
             }.get(cur.status, f"Round {cur.number} — played at:")
-            matches.append(Match(player.name, now, label))
+            matches.append(Match(player.name, now, label, **tell))
         else:
-            matches.append(Match(player.name, None, ""))
+            matches.append(Match(player.name, None, "", **tell))
     return matches
 
 
@@ -196,131 +210,6 @@ class SeatFinderView(TournamentPermissionMixin, View):
         return TemplateResponse(request, template, context)
 
 
-# --- the board --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PodBoard:
-    number: int
-    tables: list[list[Seat]]
-    label: str
-    ready: bool  # showing the next round's seats
-
-
-# A pod card needs about CARD_W em across (one name per line, names up to ~22 letters at
-# full size) and CARD_H em down (a heading and three tables of four); the grid gets 97% of
-# the width and 83.5% of the height (the header and the draw fingerprint's line take the
-# rest). Keep these in step with the board's CSS.
-CARD_W, CARD_H = 15.5, 18.6
-GRID_W, GRID_H = 16 * 0.97, 9 * 0.835
-# With published standings a column of LEADERS_VW (of the screen's width) shows the top ten
-# and the pods share what is left; `_board_live.html` uses the same numbers.
-LEADERS, LEADERS_VW, LEADERS_GAP_VW = 10, 26, 1
-
-
-def grid_shape(pods: int, width: float = GRID_W) -> tuple[int, int]:
-    """Columns and rows that give the biggest type on a 16:9 screen."""
-    if pods <= 0:
-        return 1, 1
-    best = (0.0, 1, pods)
-    for cols in range(1, pods + 1):
-        rows = math.ceil(pods / cols)
-        size = min(width / cols / CARD_W, GRID_H / rows / CARD_H)
-        if size > best[0] + 1e-9:
-            best = (size, cols, rows)
-    return best[1], best[2]
-
-
-def pod_range(value: str) -> tuple[int, int] | None:
-    """`?pods=1-10` (or `?pods=3`): one board per projector when there are many pods."""
-    low, _, high = value.partition("-")
-    low_n = whole_number(low.strip())
-    high_n = whole_number(high.strip()) if high else low_n
-    if low_n is None or high_n is None:
-        return None
-    return (min(low_n, high_n), max(low_n, high_n))
-
-
-class BoardView(TournamentPermissionMixin, View):
-    """The projector page; `live` renders only the part htmx swaps in every 5 seconds."""
-
-    permission = PUBLIC
-    http_method_names = ["get"]
-    live = False
-
-    def get_tournament_queryset(self):
-        # The final table comes with the tournament: no extra query while it is not seated.
-        return Tournament.objects.select_related("preset", "final__winner")
-
-    def final_context(self, final: FinalTable) -> dict:
-        """Three queries (tournament, seats, throws) however many players there are."""
-        return {
-            "tournament": self.tournament,
-            "final": final,
-            "shown": final_shown(final),
-            "draws_published": final.winner_id is not None and is_published(self.tournament),
-            "confetti": range(36),
-            "live_url": reverse("board-live", args=[self.tournament.slug]),
-        }
-
-    def context(self) -> dict:
-        try:
-            final = self.tournament.final
-        except FinalTable.DoesNotExist:
-            final = None
-        if final is not None:
-            return self.final_context(final)
-        state = round_state(self.tournament)
-        pods: list[PodBoard] = []
-        if state.current is not None:
-            cur, nxt = state.current, state.next
-            now = seating_by_pod(cur)
-            then = seating_by_pod(nxt) if nxt is not None else {}
-            shown = pod_range(self.request.GET.get("pods", ""))
-            for p in progress(cur):
-                if shown and not shown[0] <= p.number <= shown[1]:
-                    continue
-                if then.get(p.pod_id):
-                    label = f"Round {nxt.number} seats"
-                    pods.append(PodBoard(p.number, then[p.pod_id], label, True))
-                else:
-                    if cur.status == Round.Status.OPEN:
-                        label = f"{p.reported}/{p.tables} reported"
-                    else:
-                        label = f"Round {cur.number} seats"
-                    pods.append(PodBoard(p.number, now.get(p.pod_id, []), label, False))
-        leaders = []
-        grid_vw = 97
-        if self.tournament.standings_public and state.stage is not None:
-            # Five queries whatever the number of players, at most once per 20 seconds.
-            top = shared_standings(state.stage)[:LEADERS]
-            rank_of = ranks(top)
-            leaders = [(rank_of[row.player.pk], row) for row in top]
-            grid_vw = 97 - LEADERS_VW - LEADERS_GAP_VW
-        cols, rows = grid_shape(len(pods), width=16 * grid_vw / 100)
-        return {
-            "tournament": self.tournament,
-            "state": state,
-            "pods": pods,
-            "cols": cols,
-            "rows": rows,
-            "leaders": leaders,
-            "grid_vw": grid_vw,
-            "leaders_vw": LEADERS_VW,
-            "finder_url": self.request.build_absolute_uri(
-                reverse("seat-finder", args=[self.tournament.slug])
-            ),
-            "live_url": reverse("board-live", args=[self.tournament.slug])
-            + (f"?{self.request.GET.urlencode()}" if self.request.GET else ""),
-        }
-
-    def get(self, request, slug):
-        template = "scoring/_board_live.html" if self.live else "scoring/board.html"
-        return TemplateResponse(request, template, self.context())
-
-
 urlpatterns = [
     path("t/<slug:slug>/seat/", SeatFinderView.as_view(), name="seat-finder"),
-    path("t/<slug:slug>/board/", BoardView.as_view(), name="board"),
-    path("t/<slug:slug>/board/live/", BoardView.as_view(live=True), name="board-live"),
 ]

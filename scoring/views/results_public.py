@@ -16,7 +16,8 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.views.generic import View
 
-from tournaments.models import Qualifier, RollOff, Stage
+from tournaments.forms.prizes import dollars
+from tournaments.models import PrizeAward, Qualifier, RollOff, Stage
 from tournaments.permissions import PUBLIC, TournamentPermissionMixin, permissions_of
 from tournaments.presenters.advancement import (
     RollOffShown,
@@ -30,6 +31,7 @@ from tournaments.services import advancement as service
 from tournaments.services.draws import draw_report
 from tournaments.services.errors import UserFacingError
 from tournaments.services.roll_offs import cut_roll_offs
+from tournaments.views.prizes.common import ordinal, where
 
 from .standings import StandingsAccessMixin
 
@@ -107,6 +109,32 @@ def semi_results(semi: Stage, names_of) -> tuple[GroupResult | None, str]:
     return group, ""
 
 
+@dataclass(frozen=True)
+class PrizeWinner:
+    prize: str
+    where: str
+    place: str
+    name: str
+    amount: str
+
+
+def prize_winners(tournament) -> list[PrizeWinner]:
+    """Every prize awarded, not only the grand prize: one query."""
+    awards = tournament.awards.select_related("player", "category").order_by(
+        *PrizeAward._meta.ordering
+    )
+    return [
+        PrizeWinner(
+            a.category.label,
+            where(a.scope_group),
+            ordinal(a.place),
+            a.player.name,
+            dollars(a.amount_cents),
+        )
+        for a in awards
+    ]
+
+
 class ResultsView(TournamentPermissionMixin, StandingsAccessMixin, View):
     permission = PUBLIC  # checked in StandingsAccessMixin: the flag, else `tournament.view`
     http_method_names = ["get"]
@@ -143,6 +171,7 @@ class ResultsView(TournamentPermissionMixin, StandingsAccessMixin, View):
             "final": final,
             "shown": final_shown(final) if final is not None else None,
             "draws": draw_report(tournament),
+            "prize_winners": prize_winners(tournament),
         }
         return TemplateResponse(request, "scoring/results/results.html", context)
 

@@ -39,8 +39,17 @@ def test_admin_watches_the_score_cards_render_and_downloads_them(
     monkeypatch.setattr(jobs, "_send", sent.append)
     url = reverse("printouts", args=[tournament.slug])
     log_in(page, admin, url)
+    # The live server answers at localhost: the page warns before anything is printed, and
+    # score cards are refused until the admin says they are only a try-out.
+    expect(page.locator("#loopback-warning")).to_contain_text(
+        f"Players' phones cannot open {page.url.split('/t/')[0]}"
+    )
     page.get_by_label("Score cards").check()
     page.get_by_label("A4").check()
+    page.get_by_role("button", name="Make the PDF").click()
+    expect(page.locator("#print-anyway-error")).to_contain_text("only this computer can reach")
+    assert not Printout.objects.exists()
+    page.get_by_label("Print anyway").check()
     page.get_by_role("button", name="Make the PDF").click()
 
     printout = Printout.objects.get()

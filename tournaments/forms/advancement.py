@@ -155,3 +155,13 @@ class ThrowForm(forms.Form):
         if data.get("roll"):
             return None
         return (data["die1"], data["die2"], data["die3"])
+
+
+class VoidThrowForm(forms.Form):
+    """The throw the organiser saw as the last one, and why it is taken back."""
+
+    number = forms.IntegerField(min_value=1)
+    reason = forms.CharField(
+        max_length=200,
+        error_messages={"required": "Say why the throw is voided (for example: die 2 was a 5)."},
+    )

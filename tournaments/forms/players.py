@@ -91,3 +91,9 @@ class ImportForm(forms.Form):
         help_text=f"UTF-8 CSV with a header row, at most {MAX_BYTES // (1024 * 1024)} MB.",
         widget=forms.ClearableFileInput(attrs={"accept": ".csv,text/csv"}),
     )
+    skip_registered = forms.BooleanField(
+        label="Skip rows already registered",
+        required=False,
+        help_text="A row with the e-mail of a registered player, or without an e-mail but "
+        "with the same name and phone, is left out and listed instead of stopping the import.",
+    )

@@ -78,6 +78,13 @@ class FinalThrow(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     at = models.DateTimeField(auto_now_add=True)
+    # A mistyped throw is voided, never deleted: it keeps its number (so "code:n" still
+    # replays the dice rolled on screen) and the same finalist throws again.
+    voided_at = models.DateTimeField(null=True, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    void_reason = models.CharField(max_length=200, blank=True)
 
     class Meta:
         constraints = [

@@ -51,6 +51,12 @@ class Tournament(models.Model):
     one_prize_per_player = models.BooleanField(
         default=False, help_text="A player who won a prize is passed over by later ones."
     )
+    prize_share_percent = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(100)],
+        help_text="The prize list warns above this share of the entry fees taken.",
+    )
     semi_final_sets = models.PositiveSmallIntegerField(
         default=1, validators=[MinValueValidator(1), MaxValueValidator(3)]
     )

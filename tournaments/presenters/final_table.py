@@ -46,14 +46,25 @@ class FinalShown:
         return next((s for s in self.seats if s.seat.player_id == self.final.winner_id), None)
 
     @property
+    def counted(self) -> list[FinalThrow]:
+        """The throws that stand: a voided one is thrown again by the same finalist."""
+        return [t for t in self.throws if t.voided_at is None]
+
+    @property
     def next_number(self) -> int:
         return len(self.throws) + 1
+
+    @property
+    def voidable(self) -> FinalThrow | None:
+        """The latest throw, while nothing has been thrown after it."""
+        latest = self.throws[-1] if self.throws else None
+        return latest if latest is not None and latest.voided_at is None else None
 
     @property
     def next_seat(self) -> SeatShown | None:
         if not self.order or self.final.winner_id is not None:
             return None
-        player = next_thrower(self.final.order, len(self.throws))
+        player = next_thrower(self.final.order, len(self.counted))
         return next((s for s in self.seats if s.seat.player_id == player), None)
 
     @property
@@ -63,7 +74,8 @@ class FinalShown:
 
     @property
     def last_throw(self) -> FinalThrow | None:
-        return self.throws[-1] if self.throws else None
+        counted = self.counted
+        return counted[-1] if counted else None
 
     @property
     def recent_throws(self) -> list[FinalThrow]:
@@ -74,7 +86,7 @@ class FinalShown:
     def places(self) -> list[tuple[SeatShown, int | None, FinalThrow | None]]:
         """Each seat with its place in the throwing order and its latest throw."""
         position = {s.seat.pk: n for n, s in enumerate(self.order, 1)}
-        last = {t.player_id: t for t in self.throws}
+        last = {t.player_id: t for t in self.counted}
         return [(s, position.get(s.seat.pk), last.get(s.seat.player_id)) for s in self.seats]
 
 

@@ -46,6 +46,7 @@ from ..models import (
     Tournament,
 )
 from ..roll_offs import CUT_MEASURES, SEMI_GROUP
+from ..words import count
 from . import audit, draws, roll_offs
 from .errors import UserFacingError
 from .roll_offs import ForCut
@@ -162,7 +163,7 @@ def plan_stage(stage: Stage) -> list[GroupPlan]:
     for check in verify_pods(cards, pods):
         group, label = str(check.pod.number), f"Pod {check.pod.number}"
         if not check.verified_pod:
-            why = f"{check.verified} of {check.cards} cards verified"
+            why = f"{check.verified} of {count(check.cards, 'card')} verified"
             if check.problems:
                 why += f"; {len(check.problems)} check{'s' if len(check.problems) > 1 else ''} fail"
             plans.append(GroupPlan(group, label, blocked=f"Not verified: {why}."))
@@ -310,7 +311,8 @@ def save_qualifiers(stage: Stage, *, actor) -> list[Qualifier]:
     Qualifier.objects.bulk_create(rows)
     audit.record(
         "advancement.saved",
-        f"{len(rows)} players advance from the {stage.get_kind_display().lower()}",
+        f"{count(len(rows), 'player')} {'advances' if len(rows) == 1 else 'advance'} from the "
+        f"{stage.get_kind_display().lower()}",
         actor=actor,
         tournament=stage.tournament,
         target=stage,
@@ -548,7 +550,9 @@ def throw(
         rng = random.Random(f"{final.dice_seed}:{next_number}")
         dice = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
     try:
-        turn = take_turn(final.order, next_number - 1, dice)
+        # A voided throw is thrown again by the same finalist: only the others count.
+        counted = final.throws.filter(voided_at__isnull=True).count()
+        turn = take_turn(final.order, counted, dice)
     except RuleError as exc:
         raise UserFacingError(str(exc)) from exc
     made = FinalThrow.objects.create(

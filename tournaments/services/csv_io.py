@@ -29,6 +29,7 @@ from django.utils import timezone
 from ..models import Player, Tournament
 from ..models.players import new_registration_code
 from . import audit
+from .csv_duplicates import ALREADY, already_registered
 from .errors import UserFacingError
 from .registration import Registrant, active_players, check_room, lock_tournament
 
@@ -121,13 +122,17 @@ class ParsedFile:
 class ImportResult:
     count: int
     skipped_withdrawn: int
+    skipped_registered: list[RowError] = field(default_factory=list)
 
 
 class ImportRefused(UserFacingError):
-    """The file has problems in its rows; `errors` lists every one, nothing was imported."""
+    """The file has problems in its rows; `errors` lists every one, nothing was imported.
+    `registered` says some rows are people already registered, which the organiser may
+    choose to skip."""
 
-    def __init__(self, errors: list[RowError]) -> None:
+    def __init__(self, errors: list[RowError], registered: bool = False) -> None:
         self.errors = sorted(errors, key=lambda e: e.line or 0)
+        self.registered = registered
         n = len(self.errors)
         super().__init__(
             f"Nothing was imported: the file has {n} problem{'s' if n != 1 else ''}. "
@@ -392,23 +397,33 @@ def parse_players_csv(data: bytes) -> ParsedFile:
     return parsed
 
 
-def check_against_tournament(parsed: ParsedFile, tournament: Tournament) -> list[RowError]:
-    """The checks that need the database: e-mails already registered and places left.
+def check_against_tournament(
+    parsed: ParsedFile, tournament: Tournament, *, skip_registered: bool = False
+) -> tuple[list[RowError], list[RowError]]:
+    """The checks that need the database: people already registered and places left.
 
-    Two queries whatever the file's size. Capacity counts every player row, good or bad,
-    because the bad ones will be imported once fixed; telling the organiser about the
-    overflow now saves a second round trip.
+    Returns the errors and the rows left out: a row already registered (same e-mail, or
+    same name and phone without an e-mail) is an error, or, with `skip_registered`, left
+    out of `parsed.rows` and reported. Two queries whatever the file's size. Capacity counts
+    every player row, good or bad, because the bad ones will be imported once fixed;
+    telling the organiser about the overflow now saves a second round trip.
     """
     errors: list[RowError] = []
     active = active_players(tournament)
-    taken_emails = set(active.exclude(email="").values_list("email", flat=True))
-    for row in parsed.rows:
-        if row.registrant.email in taken_emails:
-            errors.append(
-                RowError(
-                    row.line, f"{row.registrant.email} is already registered for this tournament"
-                )
-            )
+    found = already_registered(
+        (
+            (row.line, row.registrant.name, row.registrant.email, row.registrant.phone)
+            for row in parsed.rows
+        ),
+        active.values_list("name", "email", "phone"),
+    )
+    skipped = [RowError(line, why) for line, why in sorted(found.items())]
+    if skip_registered:
+        parsed.rows = [row for row in parsed.rows if row.line not in found]
+        parsed.player_rows -= len(found)
+    else:
+        errors.extend(skipped)
+        skipped = []
     registered = active.count()
     left = max(tournament.capacity - registered, 0)
     if parsed.player_rows > left:
@@ -421,7 +436,7 @@ def check_against_tournament(parsed: ParsedFile, tournament: Tournament) -> list
                 f"row{'s' if parsed.player_rows - left != 1 else ''} or raise the capacity.",
             )
         )
-    return errors
+    return errors, skipped
 
 
 def _create_players(tournament: Tournament, rows: list[ImportRow]) -> int:
@@ -464,7 +479,12 @@ def _create_players(tournament: Tournament, rows: list[ImportRow]) -> int:
 
 
 def import_players(
-    tournament: Tournament, data: bytes, *, filename: str = "", actor=None
+    tournament: Tournament,
+    data: bytes,
+    *,
+    filename: str = "",
+    actor=None,
+    skip_registered: bool = False,
 ) -> ImportResult:
     """Imports a CSV of players: all rows, or nothing and `ImportRefused` listing every error.
 
@@ -478,9 +498,18 @@ def import_players(
         )
     with transaction.atomic():
         tournament = lock_tournament(tournament)
-        errors = parsed.errors + check_against_tournament(parsed, tournament)
+        found, skipped = check_against_tournament(
+            parsed, tournament, skip_registered=skip_registered
+        )
+        registered = {e.line for e in found if e.message.endswith(ALREADY)}
+        errors = parsed.errors + found
         if errors:
-            raise ImportRefused(errors)
+            raise ImportRefused(errors, registered=any(e.line in registered for e in found))
+        if not parsed.rows:
+            raise UserFacingError(
+                "Every player in the file is already registered, so there is nothing to import.",
+                field="file",
+            )
         check_room(tournament, extra=len(parsed.rows))
         count = _create_players(tournament, parsed.rows)
         audit.record(
@@ -491,16 +520,20 @@ def import_players(
                 f" ({parsed.skipped_withdrawn} withdrawn rows skipped)"
                 if parsed.skipped_withdrawn
                 else ""
-            ),
+            )
+            + (f" ({len(skipped)} already registered, skipped)" if skipped else ""),
             actor=actor,
             tournament=tournament,
             data={
                 "count": count,
                 "file": filename,
                 "skipped_withdrawn": parsed.skipped_withdrawn,
+                "skipped_registered": [e.line for e in skipped],
             },
         )
-    return ImportResult(count=count, skipped_withdrawn=parsed.skipped_withdrawn)
+    return ImportResult(
+        count=count, skipped_withdrawn=parsed.skipped_withdrawn, skipped_registered=skipped
+    )
 
 
 # --- writing files --------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from scoring.rules.table import partner_of
 from ..draws import pods_subject
 from ..models import Player, Pod, RosterChange, Round, Seat, Stage, Tournament
 from ..seating import SeatingError, draw_pods
+from ..words import count
 from . import audit, draws, locks
 from .errors import UserFacingError
 from .seating import seat_rows, seating_by_pod, token_of
@@ -132,8 +133,8 @@ def draw_stage(
     ghosts = sum(1 for s in seats if s.ghost)
     audit.record(
         "stage.drawn",
-        f"{stage.get_kind_display()} drawn: {len(player_ids)} players in {len(pods)} pods, "
-        f"{ghosts} ghost seats, draw code {seed}",
+        f"{stage.get_kind_display()} drawn: {count(len(player_ids), 'player')} in "
+        f"{count(len(pods), 'pod')}, {count(ghosts, 'ghost seat')}, draw code {seed}",
         actor=actor,
         tournament=tournament,
         target=stage,

@@ -90,3 +90,47 @@ def counts(tournament: Tournament) -> Counts:
         costume=Count("id", filter=active & Q(costume_contest=True)),
     )
     return Counts(capacity=tournament.capacity, **row)
+
+
+# Changing these once pods are drawn would change the rounds already played (sets) or the
+# rules the tables were scored by (preset), so they are fixed from the first draw on.
+FIXED_ONCE_DRAWN = {"qualifying_sets": "the number of sets", "preset": "the rules"}
+
+
+def settings_refusals(saved: Tournament, changed: list[str], capacity: int) -> dict[str, str]:
+    """Per field, why a change to the saved tournament is refused (empty when none is)."""
+    refusals: dict[str, str] = {}
+    if "capacity" in changed:
+        registered = saved.players.filter(status=Player.Status.REGISTERED).count()
+        if capacity < registered:
+            refusals["capacity"] = (
+                f"{registered} players are registered: the capacity cannot be lower. "
+                "Withdraw players first, or keep it at least "
+                f"{registered}."
+            )
+    fixed = [f for f in FIXED_ONCE_DRAWN if f in changed]
+    if fixed and saved.stages.exists():
+        for name in fixed:
+            refusals[name] = (
+                f"Fixed now: the pods are drawn, so {FIXED_ONCE_DRAWN[name]} can no longer change."
+            )
+    return refusals
+
+
+@transaction.atomic
+def update_tournament(edited: Tournament, changed: list[str], *, actor) -> Tournament:
+    """Saves the settings form's changes, checked again under the tournament's lock so a
+    registration or a draw that landed since the form was read cannot slip past."""
+    saved = Tournament.objects.select_for_update().get(pk=edited.pk)
+    refusals = settings_refusals(saved, changed, edited.capacity)
+    if refusals:
+        raise UserFacingError(" ".join(refusals.values()))
+    edited.save()
+    audit.record(
+        "tournament.edited",
+        f"Details changed: {', '.join(changed) or 'nothing'}",
+        actor=actor,
+        tournament=edited,
+        data={"fields": changed},
+    )
+    return edited

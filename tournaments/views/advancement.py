@@ -28,6 +28,7 @@ from ..presenters.final_table import final_of, final_shown
 from ..services import advancement as service
 from ..services import draws as draw_service
 from ..services.errors import UserFacingError
+from ..words import count
 
 RUN = "stages.run"
 ENTER = "results.enter"
@@ -98,7 +99,8 @@ class SaveQualifiersView(AdvancementAction):
     def act(self):
         stage = self.stage(self.valid(StageChoiceForm(self.request.POST))["stage"])
         rows = service.save_qualifiers(stage, actor=self.request.user)
-        return f"Saved: {len(rows)} players advance to the semi-final.", self.page_url()
+        verb = "advances" if len(rows) == 1 else "advance"
+        return f"Saved: {count(len(rows), 'player')} {verb} to the semi-final.", self.page_url()
 
 
 class DrawSemiFinalView(AdvancementAction):

@@ -169,11 +169,16 @@ class PlayerImportView(TournamentPermissionMixin, FormView):
                 csv_io.read_upload(upload),
                 filename=upload.name,
                 actor=self.request.user,
+                skip_registered=form.cleaned_data["skip_registered"],
             )
         except csv_io.ImportRefused as exc:
             return self.render_to_response(
                 self.get_context_data(
-                    form=form, problem=exc.message, errors=exc.errors, filename=upload.name
+                    form=form,
+                    problem=exc.message,
+                    errors=exc.errors,
+                    filename=upload.name,
+                    offer_skip=exc.registered,
                 )
             )
         except UserFacingError as exc:
@@ -185,6 +190,14 @@ class PlayerImportView(TournamentPermissionMixin, FormView):
             if result.skipped_withdrawn
             else ""
         )
+        skipped = result.skipped_registered
+        if skipped:
+            note += (
+                f" {len(skipped)} row{'s' if len(skipped) != 1 else ''} already registered "
+                f"{'were' if len(skipped) != 1 else 'was'} skipped: "
+                + "; ".join(str(e) for e in skipped)
+                + "."
+            )
         messages.success(
             self.request,
             f"Imported {result.count} player{'s' if result.count != 1 else ''}.{note}",

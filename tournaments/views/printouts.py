@@ -44,6 +44,8 @@ MAKE = "printouts.make"
 PAGE_TEMPLATE = "tournaments/printouts/page.html"
 ROW_TEMPLATE = "tournaments/printouts/_printout.html"
 SHOWN = 20  # printouts listed on the page
+# The documents whose QR codes open the site: score cards, alone or in the packet.
+WITH_QR = frozenset({Printout.Kind.SCORE_CARDS, Printout.Kind.PACKET})
 
 WHAT_EACH_IS = {
     Printout.Kind.SCORE_CARDS: "One per player, six to a page to cut apart, with a QR code "
@@ -77,9 +79,14 @@ class PrintoutForm(forms.Form):
         initial=Printout.PageSize.LETTER,
         widget=forms.RadioSelect,
     )
+    print_anyway = forms.BooleanField(
+        label="Print anyway: these cards are only for trying out the site on this computer",
+        required=False,
+    )
 
-    def __init__(self, *args, stages, **kwargs):
+    def __init__(self, *args, stages, base_url: str = "", **kwargs):
         super().__init__(*args, **kwargs)
+        self.base_url = base_url
         self.stages = {stage.kind: stage for stage in stages}
         self.fields["stage"].choices = [(s.kind, s.get_kind_display()) for s in stages]
         most = max((s.pod_count for s in stages), default=0)
@@ -93,6 +100,17 @@ class PrintoutForm(forms.Form):
         data = super().clean()
         stage = self.stages.get(data.get("stage") or "")
         data["stage_obj"], data["pod_obj"] = stage, None
+        if (
+            data.get("kind") in WITH_QR
+            and service.is_loopback(self.base_url)
+            and not data.get("print_anyway")
+        ):
+            self.add_error(
+                "print_anyway",
+                f"The QR codes would open {self.base_url}, which only this computer can "
+                "reach: players' phones could not open them. Serve the site on the venue's "
+                "network first (see the warning above), or tick this box to print anyway.",
+            )
         number = data.get("pod")
         if number is not None:
             if stage is None:
@@ -163,13 +181,15 @@ class PrintoutsView(PrintoutPermissionMixin, View):
             "rows": [row_context(p) for p in printouts],
             "in_process": tasks_in_process(),
             "keep_hours": int(service.KEEP_FOR.total_seconds() // 3600),
+            "base_url": form.base_url,
+            "loopback": service.is_loopback(form.base_url),
         }
         return TemplateResponse(self.request, PAGE_TEMPLATE, context, status=status)
 
     def get(self, request, slug):
         # After a request the page keeps the choices made (kind, stage, paper).
         chosen = {k: request.GET[k] for k in ("kind", "stage", "pagesize") if request.GET.get(k)}
-        form = PrintoutForm(stages=self.stages())
+        form = PrintoutForm(stages=self.stages(), base_url=service.site_url(request))
         for name, value in chosen.items():
             if value in {str(v) for v, _ in form.fields[name].choices}:
                 form.initial[name] = value
@@ -177,7 +197,7 @@ class PrintoutsView(PrintoutPermissionMixin, View):
         return self.render(form)
 
     def post(self, request, slug):
-        form = PrintoutForm(request.POST, stages=self.stages())
+        form = PrintoutForm(request.POST, stages=self.stages(), base_url=service.site_url(request))
         if not form.is_valid():
             return self.render(form, status=400)
         data = form.cleaned_data
@@ -189,7 +209,7 @@ class PrintoutsView(PrintoutPermissionMixin, View):
                 stage=data["stage_obj"],
                 pod=data["pod_obj"],
                 pagesize=data["pagesize"],
-                base_url=service.site_url(request),
+                base_url=form.base_url,
             )
         except UserFacingError as exc:
             form.add_error(None, exc.message)

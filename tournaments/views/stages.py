@@ -43,6 +43,7 @@ from ..services import stages as stage_service
 from ..services.errors import UserFacingError
 from ..services.seating import seating_by_pod
 from ..services.tournaments import counts
+from ..words import count
 
 PERMISSION = "stages.run"
 PAGE_TEMPLATE = "tournaments/stages/control.html"
@@ -280,7 +281,8 @@ class DrawView(StagePermissionMixin, View):
         plan = draw_plan(len(stage.draw_input["players"]))
         messages.success(
             request,
-            f"Drawn: {plan.players} players in {plan.pods} pods, {plan.ghosts} ghost seats, "
+            f"Drawn: {count(plan.players, 'player')} in {count(plan.pods, 'pod')}, "
+            f"{count(plan.ghosts, 'ghost seat')}, "
             f"draw code {stage.seed}. Check-in is closed.",
         )
         return redirect(self.page_url())

@@ -38,16 +38,15 @@ class TournamentEditView(TournamentPermissionMixin, UpdateView):
         return {**super().get_form_kwargs(), "user": self.request.user}
 
     def form_valid(self, form):
-        response = super().form_valid(form)
-        service.audit.record(
-            "tournament.edited",
-            f"Details changed: {', '.join(form.changed_data) or 'nothing'}",
-            actor=self.request.user,
-            tournament=self.tournament,
-            data={"fields": form.changed_data},
-        )
+        try:
+            self.object = service.update_tournament(
+                form.instance, form.changed_data, actor=self.request.user
+            )
+        except UserFacingError as exc:
+            form.add_error(None, exc.message)
+            return self.form_invalid(form)
         messages.success(self.request, "Saved.")
-        return response
+        return redirect(self.get_success_url())
 
 
 # How each switch's two states read: (on, off, verb to switch on, verb to switch off).

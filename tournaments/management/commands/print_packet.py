@@ -9,13 +9,16 @@ import sys
 import time
 from pathlib import Path
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.models import Printout, Tournament
 from tournaments.services import printouts as service
 from tournaments.services.errors import UserFacingError
+from tournaments.services.printouts.links import is_loopback
 from tournaments.tasks import render_printout
+from tournaments.venue import lan_address
 
 
 class Command(BaseCommand):
@@ -35,9 +38,28 @@ class Command(BaseCommand):
         parser.add_argument(
             "--base-url",
             default="",
-            help="The site's address for the QR codes (default: SITE_URL, else localhost).",
+            help="The site's address for the QR codes (default: SITE_URL, else this laptop's "
+            "network address on port 8000, as `make venue` serves it).",
         )
         parser.add_argument("--user", help="Record the printout as asked for by this account.")
+
+    def base_url(self, given: str) -> str:
+        """The address the QR codes open, said out loud when the organiser did not choose
+        it, and a warning when phones could not open it."""
+        chosen = given.rstrip("/") or settings.SITE_URL
+        if not chosen:
+            address = lan_address()
+            chosen = f"http://{address}:8000" if address else "http://localhost:8000"
+            self.stderr.write(f"QR codes open {chosen} (set SITE_URL or --base-url to change).")
+        if is_loopback(chosen):
+            self.stderr.write(
+                self.style.WARNING(
+                    f"Warning: {chosen} only works on this computer; players' phones cannot "
+                    "open these QR codes. Serve the site with `make venue` and print again, "
+                    "or pass --base-url with the address phones will use."
+                )
+            )
+        return chosen
 
     def handle(self, *args, slug, out, pagesize, stage, base_url, user, **options):
         tournament = Tournament.objects.filter(slug=slug).first()
@@ -53,6 +75,7 @@ class Command(BaseCommand):
             chosen = tournament.stages.filter(kind=stage).first()
             if chosen is None:
                 raise CommandError(f"{tournament.name} has no {stage.replace('_', '-')} stage.")
+        base_url = self.base_url(base_url)
         started = time.perf_counter()
         try:
             printout = service.request_printout(
@@ -61,7 +84,7 @@ class Command(BaseCommand):
                 actor,
                 stage=chosen,
                 pagesize=pagesize,
-                base_url=base_url.rstrip("/"),
+                base_url=base_url,
                 send=False,
             )
         except UserFacingError as exc:

@@ -37,7 +37,7 @@ from .jobs import (
     send_waiting,
     waiting_for_queue,
 )
-from .links import card_token, card_url, read_card_token, site_url
+from .links import card_token, card_url, is_loopback, read_card_token, site_url
 from .resend import STUCK_AFTER, resend_stuck, retry_printout, stuck
 
 __all__ = [
@@ -68,6 +68,7 @@ __all__ = [
     "retry_printout",
     "send_waiting",
     "site_url",
+    "is_loopback",
     "stuck",
     "table_infos",
     "waiting_for_queue",

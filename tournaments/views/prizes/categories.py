@@ -17,7 +17,7 @@ from ...prizes import TEMPLATES
 from ...services import audit
 from ...services import prizes as service
 from ...services.errors import UserFacingError
-from .common import AWARD, LOCKED, PrizePageMixin, paid_started
+from .common import AWARD, LOCKED, PrizePageMixin, budget_context, list_total_cents, paid_started
 
 
 def suggested_template(tournament: Tournament) -> str:
@@ -65,6 +65,7 @@ class PrizeCategoriesView(PrizePageMixin, View):
         per_pod = sum(sum(c.amounts_cents) for c in categories if c.scope == "pod")
         once = sum(sum(c.amounts_cents) for c in categories if c.scope != "pod")
         pods = Pod.objects.filter(stage__tournament=t, stage__kind=Stage.Kind.QUALIFYING).count()
+        budget = budget_context(t, list_total_cents(t, categories, pods))
         return self.render(
             "categories.html",
             rows=[CategoryRow(c, c.pk in awarded) for c in categories],
@@ -77,6 +78,7 @@ class PrizeCategoriesView(PrizePageMixin, View):
             once=dollars(once),
             pods=pods,
             full=dollars(per_pod * pods + once) if pods else "",
+            **budget,
         )
 
 

@@ -9,7 +9,9 @@ import re
 
 from django.template.response import TemplateResponse
 
-from ...models import Payout, Tournament
+from ...budget import prize_budget
+from ...forms.prizes import dollars
+from ...models import Payout, Player, Tournament
 from ...permissions import TournamentPermissionMixin, permissions_of
 from ...prizes import OVERALL
 
@@ -70,6 +72,35 @@ def paid_started(tournament: Tournament) -> bool:
     return Payout.objects.filter(
         award__tournament=tournament, award__superseded_at__isnull=True
     ).exists()
+
+
+def list_total_cents(tournament: Tournament, categories, pods: int) -> int:
+    """Every place of the prize list paid: per-pod prizes once per qualifying pod (before
+    the draw, pods of twelve, as the pod plan makes wherever it can)."""
+    per_pod = sum(sum(c.amounts_cents) for c in categories if c.scope == "pod")
+    once = sum(sum(c.amounts_cents) for c in categories if c.scope != "pod")
+    if not pods:
+        pods = -(-tournament.players.filter(status=Player.Status.REGISTERED).count() // 12)
+    return per_pod * pods + once
+
+
+def budget_context(tournament: Tournament, prizes_cents: int) -> dict:
+    """The prizes against the entry fees of the players checked in (or, before the door
+    opens, of those registered), for `_budget.html`."""
+    active = tournament.players.filter(status=Player.Status.REGISTERED)
+    paid = active.filter(checked_in_at__isnull=False).count()
+    counted, arrived = (paid, True) if paid else (active.count(), False)
+    fee_cents = int(tournament.entry_fee * 100)
+    budget = prize_budget(counted * fee_cents, prizes_cents, tournament.prize_share_percent)
+    return {
+        "budget": budget,
+        "budget_players": counted,
+        "budget_arrived": arrived,
+        "budget_money": {
+            name: dollars(getattr(budget, f"{name}_cents"))
+            for name in ("money_in", "prizes", "cap", "over", "charity")
+        },
+    }
 
 
 class PrizePageMixin(TournamentPermissionMixin):

@@ -15,6 +15,7 @@ from ...forms.prizes import NominationForm, TravelingForm, dollars
 from ...forms.stages import first_error
 from ...models import (
     Player,
+    Pod,
     PrizeAward,
     PrizeCategory,
     PrizeNomination,
@@ -25,7 +26,18 @@ from ...models import (
 from ...prizes import OVERALL, Award, PrizeTie, Unawarded
 from ...services import prizes as service
 from ...services.errors import UserFacingError
-from .common import AWARD, PrizePageMixin, name_ids, ordinal, paid_started, value_text, where, who
+from .common import (
+    AWARD,
+    PrizePageMixin,
+    budget_context,
+    list_total_cents,
+    name_ids,
+    ordinal,
+    paid_started,
+    value_text,
+    where,
+    who,
+)
 from .last_bunco import night_line
 
 
@@ -128,6 +140,16 @@ class PrizeWinnersView(PrizePageMixin, View):
             .order_by(*PrizeAward._meta.ordering)
         )
         paying = paid_started(t)
+        planned = sum(a.total_cents for a in plan.result.awards) if plan.result else None
+        if planned is None:
+            planned_or_listed = sum(a.amount_cents for a in stored) or list_total_cents(
+                t,
+                categories,
+                Pod.objects.filter(stage__tournament=t, stage__kind="qualifying").count(),
+            )
+        else:
+            planned_or_listed = planned
+        budget = budget_context(t, planned_or_listed)
         return self.render(
             "winners.html",
             categories=categories,
@@ -137,7 +159,8 @@ class PrizeWinnersView(PrizePageMixin, View):
             ties=[self.tie_shown(tie, categories, names) for tie in plan.pending],
             awards=self.awards_shown(plan, measures, names),
             unawarded=self.unawarded_shown(plan, names),
-            total=dollars(sum(a.total_cents for a in plan.result.awards)) if plan.result else "",
+            total=dollars(planned) if planned is not None else "",
+            **budget,
             roll_offs=self.roll_offs(t, plan, categories, names),
             stored=[
                 {

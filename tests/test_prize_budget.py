@@ -1,0 +1,80 @@
+"""The prize list and the winners page warn, before awarding, when the prizes come to more
+than the entry fees (or the share of them the organiser set), and show the charity's rest."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.factories import PlayerFactory, TournamentFactory, member
+from tests.helpers import played_without_prizes, rehearsal_organiser
+from tournaments.models import Player, PrizeCategory, Tournament
+from tournaments.services import prizes
+
+pytestmark = pytest.mark.django_db
+
+
+def event(fee: str, players: int, checked_in: int, share=None):
+    tournament = TournamentFactory(entry_fee=Decimal(fee), prize_share_percent=share)
+    for n in range(players):
+        PlayerFactory(
+            tournament=tournament,
+            checked_in_at=timezone.now() if n < checked_in else None,
+            status=Player.Status.REGISTERED,
+        )
+    PrizeCategory.objects.create(
+        tournament=tournament,
+        key="buncos",
+        label="Most buncos",
+        measure="most_buncos",
+        scope="overall",
+        amounts_cents=[30_000, 15_000],
+    )
+    return tournament
+
+
+def budget_html(client_for, tournament, page="prizes") -> str:
+    admin = member(tournament, "admin", f"admin-{tournament.pk}")
+    html = client_for(admin).get(reverse(page, args=[tournament.slug])).content.decode()
+    start = html.index('id="prize-budget"')
+    return " ".join(html[start : html.index("</div>", start)].split())
+
+
+def test_prizes_over_the_fees_taken_warn_with_the_charity_remainder(client_for):
+    tournament = event("20.00", players=30, checked_in=20)  # $400 taken, $450 of prizes
+    html = budget_html(client_for, tournament)
+    assert "data-over" in html
+    assert "These prizes are $50.00 more than the entry fees taken" in html
+    assert "Entry fees taken: $400.00 (20 players checked in)" in html
+    assert "-$50.00" in html
+
+
+def test_the_winners_page_warns_above_the_award_button(monkeypatch, client_for):
+    tournament = played_without_prizes(monkeypatch)  # 24 players at the mesquite fee
+    prizes.load_template(tournament, "mesquite", actor=rehearsal_organiser())
+    Tournament.objects.filter(pk=tournament.pk).update(entry_fee=Decimal("1.00"))
+    tournament.refresh_from_db()
+    html = budget_html(client_for, tournament, "prize-winners")
+    assert "data-over" in html and "Entry fees taken: $24.00 (24 players checked in)" in html
+
+
+def test_within_the_fees_no_warning_and_the_rest_goes_to_the_charity(client_for):
+    tournament = event("20.00", players=40, checked_in=30)  # $600 taken
+    html = budget_html(client_for, tournament)
+    assert "data-over" not in html and "more than" not in html
+    assert 'Left for Breast Cancer Research: <strong id="charity-remainder">$150.00' in html
+
+
+def test_the_organisers_share_is_the_limit(client_for):
+    tournament = event("20.00", players=40, checked_in=30, share=50)  # $300 for prizes
+    html = budget_html(client_for, tournament)
+    assert "These prizes are $150.00 more than 50% of the entry fees taken" in html
+
+
+def test_before_the_door_opens_the_registered_players_count(client_for):
+    tournament = event("10.00", players=12, checked_in=0)
+    html = budget_html(client_for, tournament)
+    assert "Entry fees expected: $120.00 (12 players registered, nobody checked in yet)" in html
