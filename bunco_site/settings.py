@@ -149,7 +149,7 @@ SIGN_IN_ACCOUNT_LIMIT = 20
 SIGN_IN_ADDRESS_LIMIT = 100
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "landing"  # each role lands on its work (tournaments/views/landing.py)
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en-us"

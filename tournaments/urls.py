@@ -13,6 +13,7 @@ from .views import (
     checkin,
     home,
     invitations,
+    landing,
     people,
     players,
     presets,
@@ -26,6 +27,7 @@ from .views import tournaments as tournament_views
 
 urlpatterns = [
     *home.urlpatterns,
+    *landing.urlpatterns,
     *accounts.urlpatterns,
     *presets.urlpatterns,
     *tournament_views.urlpatterns,
