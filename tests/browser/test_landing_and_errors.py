@@ -192,3 +192,29 @@ def test_signing_in_again_in_another_tab_keeps_the_entry(open_at, tournament, or
     form.get_by_role("button", name="Save again").click()
     form.wait_for_url(lambda address: "/players/add/" not in address)
     assert Player.objects.filter(name="Dorothy Vance", group_name="Tuesday Club").count() == 1
+
+
+def test_a_tap_at_the_desk_after_signing_in_again_elsewhere_still_saves(
+    open_at, tournament, organiser
+):
+    from playwright.sync_api import expect
+
+    from tests.factories import PlayerFactory
+
+    PlayerFactory(tournament=tournament, name="Odette Quill")
+    desk = open_at(LAPTOP)
+    log_in(desk, organiser, url("checkin-desk", tournament))
+    desk.locator("#checkin-q").press_sequentially("Odet", delay=40)
+    row = desk.locator(".checkin-row", has_text="Odette Quill")
+    expect(row).to_have_count(1)  # shown with the token of the sign-in before
+
+    other = desk.context.new_page()
+    other.goto(reverse("home"))
+    other.locator(".navbar .dropdown-toggle", has_text=organiser.username).click()
+    with other.expect_navigation():
+        other.get_by_role("button", name="Log out").click()
+    sign_in(other, organiser, tap=False)
+
+    row.get_by_role("button", name="Check in").click()  # htmx: the renewed token from the cookie
+    expect(row).to_contain_text("✓ Checked in")
+    assert Player.objects.get(name="Odette Quill").checked_in_at is not None
