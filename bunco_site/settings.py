@@ -55,6 +55,8 @@ SECRET_KEY = _secret_key()
 DEBUG = env_bool("DEBUG")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+# Shows the entry again with a fresh token instead of Django's page about cookies.
+CSRF_FAILURE_VIEW = "bunco_site.errors.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -149,7 +151,7 @@ SIGN_IN_ACCOUNT_LIMIT = 20
 SIGN_IN_ADDRESS_LIMIT = 100
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "landing"  # each role lands on its work (tournaments/views/landing.py)
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en-us"

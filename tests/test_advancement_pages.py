@@ -340,8 +340,9 @@ def finished():
 
 def test_results_page_is_public_only_once_published(finished, client, client_for):
     address = url("results", finished)
-    response = client.get(address)
-    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    response = client.get(address)  # a player's shared link: told, not sent to sign in
+    assert response.status_code == 403
+    assert "The results are not published yet" in text(response)
     stranger = client_for(UserFactory(username="stranger"))
     assert stranger.get(address).status_code == 403
     organiser = finished.created_by

@@ -276,6 +276,10 @@ def declared(w: Walked, role: str, standings_public: bool) -> str:
             return "allow"
         needed = {code}
     if not needed & held:
+        # Unpublished standings and results tell anyone, signed in or not, that they are not
+        # published yet (a player's shared link), instead of sending them to sign in.
+        if issubclass(view, StandingsAccessMixin):
+            return "forbidden"
         return refused
     if issubclass(view, PodAccessMixin) and "stages.run" not in held and role != "staff_pod":
         return "forbidden"

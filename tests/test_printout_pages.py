@@ -56,7 +56,8 @@ def test_admin_asks_for_score_cards_and_downloads_them(
     page = admin.get(page_url(tournament))
     body = page.content.decode()
     assert page.status_code == 200
-    assert 'id="in-process"' in body and "REDIS_URL" in body  # no worker: says so
+    assert 'id="in-process"' in body and "without a separate print worker" in body  # says so
+    assert "REDIS_URL" not in body and "Celery" not in body  # in words an organiser reads
     assert 'id="kind-score_cards"' in body and "Nothing printed yet." in body
 
     response = ask(admin, tournament, django_capture_on_commit_callbacks, pagesize="A4")

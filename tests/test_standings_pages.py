@@ -117,8 +117,9 @@ def test_ranks_are_shared_by_players_level_on_wins_and_buncos(played, client_for
 def test_public_only_once_published_and_without_card_details(played, client, client_for):
     tournament, stage = played
     url = reverse("standings", args=[tournament.slug])
-    response = client.get(url)
-    assert response.status_code == 302 and response.url.startswith(reverse("login"))
+    response = client.get(url)  # a player's shared link: told, not sent to sign in
+    assert response.status_code == 403
+    assert "The results are not published yet" in response.content.decode()
     nobody = UserFactory(username="nosy")
     assert client_for(nobody).get(url).status_code == 403
     staff = UserFactory(username="helper")

@@ -15,6 +15,7 @@ from .views import (
     final_undo,
     home,
     invitations,
+    landing,
     people,
     players,
     pod_staff,
@@ -30,6 +31,7 @@ from .views import tournaments as tournament_views
 
 urlpatterns = [
     *home.urlpatterns,
+    *landing.urlpatterns,
     *accounts.urlpatterns,
     *presets.urlpatterns,
     *tournament_views.urlpatterns,

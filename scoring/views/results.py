@@ -231,6 +231,8 @@ class MyPodsView(TournamentPermissionMixin, TemplateView):
             sections.append(
                 {
                     "stage": stage,
+                    # The stage being played comes first; a finished one below it is folded.
+                    "folded": bool(sections) and stage.status == Stage.Status.FINISHED,
                     "round": round_,
                     "pods": [
                         PodSummary(pod, reported.get(pod.pk, 0), pod_url(pod, query))

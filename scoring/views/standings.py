@@ -100,7 +100,13 @@ class StandingsAccessMixin:
     def dispatch(self, request, *args, **kwargs):
         self.insider = has_permission(request.user, self.tournament, VIEW)
         if not (self.tournament.standings_public or self.insider):
-            return self.deny()
+            # A player's shared link: say so, instead of the staff sign-in page.
+            return TemplateResponse(
+                request,
+                "scoring/not_published.html",
+                {"tournament": self.tournament},
+                status=403,
+            )
         return super().dispatch(request, *args, **kwargs)
 
 

@@ -35,6 +35,18 @@
       window.htmx.trigger(box, "search");
     }
   });
+  // htmx sends the CSRF token from the cookie, not the one the page was rendered with: after
+  // signing in again in another tab (which renews it) a tap on this page still saves.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    if (!match) return;
+    var token = decodeURIComponent(match[1]);
+    event.detail.headers["X-CSRFToken"] = token;
+    // A form's own hidden token is what Django reads first.
+    if (event.detail.parameters.csrfmiddlewaretoken) {
+      event.detail.parameters.csrfmiddlewaretoken = token;
+    }
+  });
   // <select data-autosubmit>: choosing an option shows it at once.
   document.addEventListener("change", function (event) {
     var select = event.target;

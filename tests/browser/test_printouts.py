@@ -96,7 +96,7 @@ def test_without_a_worker_the_page_says_so_and_shows_the_link(page, event):
     tournament, admin = event
     url = reverse("printouts", args=[tournament.slug])
     log_in(page, admin, url)
-    expect(page.locator("#in-process")).to_contain_text("made in-process")
+    expect(page.locator("#in-process")).to_contain_text("made while you wait")
     page.get_by_label("Seating charts").check()
     page.get_by_label("Pods").select_option("Pod 3")
     page.get_by_role("button", name="Make the PDF").click()

@@ -45,7 +45,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     permission = AUTHENTICATED
     template_name = "registration/password_change.html"
-    success_url = reverse_lazy("home")
+    success_url = reverse_lazy("landing")
 
     def form_valid(self, form):
         response = super().form_valid(form)

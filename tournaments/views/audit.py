@@ -5,6 +5,7 @@ from django.views.generic import ListView
 
 from scoring.models import TableResult
 
+from ..audit_words import KINDS, sentence
 from ..forms.numbers import whole_number
 from ..permissions import TournamentPermissionMixin
 
@@ -43,7 +44,10 @@ class AuditLogView(TournamentPermissionMixin, ListView):
     def get_context_data(self, **kwargs):
         query = self.request.GET.copy()
         query.pop("page", None)
-        return super().get_context_data(filters=query.urlencode(), **kwargs)
+        context = super().get_context_data(filters=query.urlencode(), kinds=KINDS, **kwargs)
+        for entry in context["entries"]:
+            entry.sentence = sentence(entry.action, entry.actor.username if entry.actor else None)
+        return context
 
 
 urlpatterns = [

@@ -5,9 +5,10 @@ from django.views.generic import CreateView, TemplateView, UpdateView, View
 
 from ..forms.tournament import TournamentForm
 from ..models import Tournament
-from ..permissions import OrganiserRequiredMixin, TournamentPermissionMixin
+from ..permissions import OrganiserRequiredMixin, TournamentPermissionMixin, has_permission
 from ..services import tournaments as service
 from ..services.errors import UserFacingError
+from ..services.phase import step_of
 
 
 class TournamentCreateView(OrganiserRequiredMixin, CreateView):
@@ -64,7 +65,11 @@ class DashboardView(TournamentPermissionMixin, TemplateView):
             (key, getattr(t, field), label, SWITCH_WORDS.get(key, DEFAULT_WORDS))
             for key, (field, label) in service.SWITCHES.items()
         ]
-        return super().get_context_data(counts=service.counts(t), switches=switches, **kwargs)
+        # The next step is the organiser's: it links to pages only they may open.
+        step = step_of(t) if has_permission(self.request.user, t, "stages.run") else None
+        return super().get_context_data(
+            counts=service.counts(t), switches=switches, step=step, **kwargs
+        )
 
 
 class SwitchView(TournamentPermissionMixin, View):

@@ -1,0 +1,122 @@
+"""After signing in each role lands on its work, and the dashboard says what comes next."""
+
+import datetime
+
+import pytest
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from tests.factories import PASSWORD, TournamentFactory, grant, member
+from tests.helpers import drawn_stage, played_qualifying, record_pod, sign_in, text, url
+from tournaments.phases import NextStep, Phase
+from tournaments.services import advancement
+from tournaments.services.phase import current_events, event_facts, step_of
+from tournaments.services.rehearsal import rehearse, settle_roll_offs
+
+pytestmark = pytest.mark.django_db
+
+
+def landed(user) -> str:
+    client, response = sign_in(user.username, PASSWORD)
+    assert response.status_code == 302 and response["Location"] == reverse("landing")
+    return client.get(reverse("landing"))["Location"]
+
+
+def test_staff_land_on_my_pods_of_the_event_they_staff(tournament, staff_user):
+    assert landed(staff_user) == url("my-pods", tournament)
+
+
+def test_staff_of_two_current_events_choose_one(tournament, staff_user):
+    other = TournamentFactory(name="Spring Bunco", date=tournament.date)
+    grant(other, staff_user, "staff")
+    client, _ = sign_in(staff_user.username, PASSWORD)
+    page = text(client.get(reverse("landing")))
+    assert "Which event are you working at?" in page
+    assert url("my-pods", tournament) in page and url("my-pods", other) in page
+
+
+def test_tonights_event_wins_over_last_months():
+    today = datetime.date(2026, 11, 24)
+    last = TournamentFactory.build(date=today - datetime.timedelta(days=30))
+    tonight = TournamentFactory.build(date=today)
+    later = TournamentFactory.build(date=today + datetime.timedelta(days=7))
+    assert current_events([last, later, tonight], today) == [tonight]
+    assert current_events([last, later], today) == [later]
+    assert current_events([last], today) == [last]
+
+
+def test_the_organiser_lands_on_the_dashboard_with_the_round_in_play(
+    tournament, organiser, client_for
+):
+    stage = drawn_stage(tournament, organiser, players=24)
+    assert landed(organiser) == url("tournament-dashboard", tournament)
+    record_pod(stage.pods.get(number=1), stage.rounds.get(number=1), organiser, (0, 0, 0))
+    page = text(client_for(organiser).get(url("tournament-dashboard", tournament)))
+    assert "Round 1 is being played: 1 of 2 pods reported." in page
+    assert f'href="{url("stage-control", tournament)}">Stages</a>' in page
+
+
+def test_staff_see_no_next_step_on_the_dashboard(tournament, staff_user, client_for):
+    page = text(client_for(staff_user).get(url("tournament-dashboard", tournament)))
+    assert 'id="next-step"' not in page
+
+
+def test_an_admin_prints_before_the_draw_and_awards_prizes_after_the_event(admin_user):
+    tournament = admin_user.tournament_roles.get().tournament
+    assert landed(admin_user) == url("printouts", tournament)
+    event = rehearse(players=24, preset="mesquite", seed=3, slug="landing-admin")
+    admin = member(event.tournament, "admin", "landing-admin")
+    tournament.delete()
+    assert landed(admin) == url("prizes", event.tournament)
+    assert step_of(event.tournament).phase == Phase.DONE
+
+
+def test_a_finished_event_counts_every_stage_and_prize():
+    facts = event_facts(rehearse(players=24, preset="mesquite", seed=3).tournament)
+    assert facts.qualifying.finished and facts.qualifying.cards_entered == 24
+    assert facts.semi_final.finished and facts.final_won and facts.qualifiers_saved
+    assert facts.prizes_awarded == facts.prizes_paid > 0
+
+
+def test_the_dashboard_counts_in_a_fixed_number_of_queries(
+    tournament, organiser, client_for, django_assert_max_num_queries
+):
+    drawn_stage(tournament, organiser, players=48)
+    client = client_for(organiser)
+    with django_assert_max_num_queries(22):
+        client.get(url("tournament-dashboard", tournament))
+
+
+@pytest.mark.parametrize("phase", list(Phase))
+def test_every_phase_reads_as_a_sentence_with_a_link(phase, tournament):
+    links = {
+        Phase.SETUP: "tournament-edit",
+        Phase.REGISTRATION: "player-list",
+        Phase.REGISTERED: "checkin-desk",
+        Phase.CARDS: "my-pods",
+        Phase.FINAL: "final-table",
+        Phase.PRIZES: "prize-winners",
+        Phase.PAYING: "payouts",
+        Phase.DONE: "ledger",
+    }
+    link = links.get(phase, "stage-control")
+    step = NextStep(phase, link, "semi_final", 5, 3, 5)
+    html = render_to_string("tournaments/_next_step.html", {"step": step, "tournament": tournament})
+    sentence = html.split("<strong>", 1)[1].split("</a>")[0]
+    assert "{" not in sentence and "_" not in sentence
+    assert url(link, tournament) in html
+
+
+def test_my_pods_in_the_semi_final_shows_it_first_and_folds_qualifying(client_for):
+    event = played_qualifying(24, 2, slug="landing-semi")
+    settle_roll_offs(event.stage, organiser=event.organiser)
+    advancement.save_qualifiers(event.stage, actor=event.organiser)
+    semi = advancement.draw_semi_final(event.tournament, actor=event.organiser)
+    staff = event.staff[0]
+    semi.pods.get().staff.add(staff)
+    page = text(client_for(staff).get(url("my-pods", event.tournament)))
+    semi_at = page.index("Semi-final · round 1")
+    folded = page.split('<details class="mt-3 finished-stage" id="finished-qualifying">')[1]
+    assert semi_at < page.index('id="finished-qualifying"')
+    assert "Qualifying · finished</summary>" in folded and "Pod 1" in folded
+    assert "<details" not in page[:semi_at]
