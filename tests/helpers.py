@@ -5,6 +5,7 @@ import json
 import random
 import threading
 from dataclasses import replace
+from decimal import Decimal
 from io import StringIO
 from types import SimpleNamespace
 from urllib.parse import urlsplit
@@ -341,3 +342,10 @@ def database_counts():
         m._meta.label_lower: m._base_manager.count()
         for m in apps.get_models(include_auto_created=True)
     }
+
+
+def charging(tournament, fee="20.00"):
+    """The tournament with an entry fee, so the desk takes money."""
+    tournament.entry_fee = Decimal(fee)
+    tournament.save()
+    return tournament

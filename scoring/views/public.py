@@ -21,6 +21,7 @@ from tournaments.forms.numbers import whole_number
 from tournaments.forms.search import SearchForm
 from tournaments.models import FinalTable, Player, Round, Seat, Stage, Tournament
 from tournaments.permissions import PUBLIC, TournamentPermissionMixin
+from tournaments.services import cash_planner
 from tournaments.services.draws import is_published
 from tournaments.services.rounds import current_round, progress
 from tournaments.services.seating import seating_by_pod
@@ -250,7 +251,7 @@ class BoardView(TournamentPermissionMixin, View):
 
     def get_tournament_queryset(self):
         # The final table comes with the tournament: no extra query while it is not seated.
-        return Tournament.objects.select_related("preset", "final__winner")
+        return Tournament.objects.select_related("preset", "final__winner", "cashbook_settings")
 
     def final_context(self, final: FinalTable) -> dict:
         """Three queries (tournament, seats, throws) however many players there are."""
@@ -316,7 +317,11 @@ class BoardView(TournamentPermissionMixin, View):
 
     def get(self, request, slug):
         template = "scoring/_board_live.html" if self.live else "scoring/board.html"
-        return TemplateResponse(request, template, self.context())
+        return TemplateResponse(
+            request,
+            template,
+            {**self.context(), "raised": cash_planner.board_total(self.tournament)},
+        )
 
 
 urlpatterns = [

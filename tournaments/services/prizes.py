@@ -20,6 +20,7 @@ from django.utils import timezone
 from scoring.rules import RuleError
 from scoring.services.cards import load_stage
 
+from .. import cashbook as cash
 from ..draws import prize_roll_off_subject
 from ..models import (
     Payout,
@@ -42,7 +43,7 @@ from ..prizes import (
     pending_prize_roll_offs,
     settle_prize_tie,
 )
-from . import audit, draws, locks, roll_offs
+from . import audit, cashbook, draws, locks, roll_offs
 from .advancement import present_participants
 from .errors import UserFacingError
 from .last_bunco import last_bunco as night_last_bunco
@@ -337,8 +338,11 @@ RECOMPUTED = (
 
 
 @transaction.atomic
-def pay(award: PrizeAward, *, actor, present: bool, id_checked: bool) -> Payout:
-    """Hands over the cash for one award; the winner must be there with a valid ID.
+def pay(
+    award: PrizeAward, *, actor, present: bool, id_checked: bool, give_back_cents: int = 0
+) -> Payout:
+    """Hands over the cash for one award; the winner must be there with a valid ID. The
+    payment (and any part the winner gives back to the charity) goes into the cash book.
 
     The tournament first, then the award (locks.py): a recompute holding the tournament
     makes the payment wait and then find its award replaced, instead of each waiting for
@@ -373,6 +377,7 @@ def pay(award: PrizeAward, *, actor, present: bool, id_checked: bool) -> Payout:
             )
     except IntegrityError as exc:
         raise UserFacingError("This prize was just paid by someone else.") from exc
+    cashbook.prize_paid(award, award.amount_cents, actor=actor, give_back_cents=give_back_cents)
     audit.record(
         "prizes.paid",
         f"{award.category.label}: {_cents(award.amount_cents)} paid to {award.player.name}",
@@ -400,6 +405,7 @@ def void(payout: Payout, *, actor, reason: str) -> Payout:
     payout.voided_by = actor
     payout.void_reason = reason.strip()[:300]
     payout.save(update_fields=["voided_at", "voided_by", "void_reason"])
+    cashbook.prize_voided(payout.award, actor=actor, reason=payout.void_reason)
     audit.record(
         "prizes.voided",
         f"Payment to {payout.award.player.name} voided: {payout.void_reason}",
@@ -461,13 +467,20 @@ class LedgerLine:
 
 @dataclass(frozen=True)
 class Ledger:
+    """The prize lines beside the cash book's totals: fees are what the desk recorded."""
+
     lines: list[LedgerLine]
-    players_paid_entry: int
+    book: cash.Totals
     entry_fee_cents: int
 
     @property
     def fees_cents(self) -> int:
-        return self.players_paid_entry * self.entry_fee_cents
+        return self.book.fees_cents
+
+    @property
+    def players_paid_entry(self) -> int:
+        """Fees recorded, comped ones included."""
+        return self.book.fees_count
 
     @property
     def awarded_cents(self) -> int:
@@ -487,12 +500,13 @@ class Ledger:
 
     @property
     def charity_cents(self) -> int:
-        """What is left for the charity once every awarded prize is paid."""
-        return self.fees_cents - self.awarded_cents
+        """What is left for the charity once every awarded prize is paid: money in (fees,
+        donations, prizes given back) less the prizes and the expenses."""
+        return self.book.money_in_cents - self.awarded_cents - self.book.expenses_cents
 
 
 def ledger(tournament: Tournament) -> Ledger:
-    """Totals per category in three queries; entry fees are counted per checked-in player."""
+    """Totals per category in three queries, and the cash book's totals in one."""
     awarded = dict(
         tournament.awards.values("category_id")
         .annotate(n=Sum("amount_cents"))
@@ -515,7 +529,4 @@ def ledger(tournament: Tournament) -> Ledger:
         LedgerLine(c, awarded.get(c.pk, 0), paid.get(c.pk, 0), voided.get(c.pk, 0))
         for c in tournament.prize_categories.all()
     ]
-    players = tournament.players.filter(
-        status=Player.Status.REGISTERED, checked_in_at__isnull=False
-    ).count()
-    return Ledger(lines, players, int(tournament.entry_fee * 100))
+    return Ledger(lines, cashbook.totals(tournament), cashbook.fee_cents(tournament))

@@ -23,6 +23,7 @@ from ...models import (
     TravelingPass,
 )
 from ...prizes import OVERALL, Award, PrizeTie, Unawarded
+from ...services import cash_planner
 from ...services import prizes as service
 from ...services.errors import UserFacingError
 from .common import AWARD, PrizePageMixin, name_ids, ordinal, paid_started, value_text, where, who
@@ -126,8 +127,10 @@ class PrizeWinnersView(PrizePageMixin, View):
             t.awards.select_related("player", "category").order_by(*PrizeAward._meta.ordering)
         )
         paying = paid_started(t)
+        planned = sum(a.total_cents for a in plan.result.awards) if plan.result else None
         return self.render(
             "winners.html",
+            **cash_planner.page_context(t, planned),
             categories=categories,
             picks=self.picks(categories, totals, names),
             traveling=self.traveling(t, categories, totals, players),
