@@ -93,8 +93,10 @@ def test_checked_in_unpaid_owes_then_pays(event, players, organiser):
     assert list(cashbook.owing(event)) == [players[0]]
     event.check_in_open = False
     event.save()
-    cashbook.pay_fee(players[0], method=book.CASH, actor=organiser)  # later, desk closed
+    paid = cashbook.pay_fee(players[0], method=book.CASH, actor=organiser)  # later, desk closed
     assert list(cashbook.owing(event)) == []
+    cashbook.reverse(paid.entry, actor=organiser, reason="The note was a fake")
+    assert list(cashbook.owing(event)) == [players[0]]  # owes again
 
 
 def test_comped_needs_a_reason(event, players, organiser):

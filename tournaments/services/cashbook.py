@@ -13,6 +13,7 @@ import uuid
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 
 from .. import cashbook as book
 from ..models import CashBox, LedgerEntry, Player, PrizeAward, Tournament
@@ -150,6 +151,8 @@ def pay_fee(
             paid, False, f"{locked.name} already paid at {checkin.hhmm(paid.recorded_at)}."
         )
     amount = 0 if method == book.COMPED else fee_cents(locked.tournament)
+    if method != book.COMPED and amount == 0:
+        raise UserFacingError("This tournament charges no entry fee.")
     box = open_box(locked.tournament, book.DESK)
     if check_in and locked.checked_in_at is None:
         checkin.check_in(locked, actor)
@@ -186,9 +189,12 @@ def owing(tournament: Tournament):
     """Checked-in players with no fee in force, when the event charges one."""
     if fee_cents(tournament) == 0:
         return Player.objects.none()
+    paid = LedgerEntry.objects.filter(
+        player=OuterRef("pk"), kind=book.FEE, reversed_by__isnull=True
+    )
     return tournament.players.filter(
-        status=Player.Status.REGISTERED, checked_in_at__isnull=False
-    ).exclude(ledger__kind=book.FEE, ledger__reversed_by__isnull=True)
+        ~Exists(paid), status=Player.Status.REGISTERED, checked_in_at__isnull=False
+    )
 
 
 @transaction.atomic
