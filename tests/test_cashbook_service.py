@@ -123,6 +123,12 @@ def test_a_closed_box_refuses_entries(event, players, organiser):
         cash_boxes.close_box(event, book.DESK, {}, reason="again", actor=organiser)
     assert LedgerEntry.objects.count() == 1
     assert AuditEntry.objects.filter(action="cashbook.box_closed").count() == 1
+    # A mistake found after the count is still put right, outside the counted box.
+    fee = LedgerEntry.objects.get()
+    made = cashbook.reverse(fee, actor=organiser, reason="Paid twice").entry
+    assert made.box == "" and "after the desk was counted" in made.note
+    assert cashbook.totals(event).fees_cents == 0
+    assert cash_boxes.expected_cash(event, book.DESK) == 70_00  # the count stands
     # The prize table's box is still open.
     cashbook.donate(event, amount_cents=1, method=book.CASH, box=book.PRIZE_TABLE, actor=organiser)
     assert CashBox.objects.get(tournament=event, key=book.PRIZE_TABLE).closed_at is None

@@ -338,6 +338,17 @@ def reverse(entry: LedgerEntry, *, actor, reason: str) -> Outcome:
     return Outcome(made, True, f"{_describe(entry)} reversed.")
 
 
+def _box_for_correction(tournament: Tournament, key: str) -> str:
+    """Where a reversal goes: the entry's box while it is open. Once the box was counted the
+    count stands, and the correction is recorded outside any box, so the charity's totals
+    are still put right (a payment voided after the count, a fee found to be a mistake)."""
+    if not key:
+        return ""
+    CashBox.objects.get_or_create(tournament=tournament, key=key)
+    box = CashBox.objects.select_for_update().get(tournament=tournament, key=key)
+    return "" if box.closed else key
+
+
 def _reverse(entry: LedgerEntry, *, actor, reason: str) -> LedgerEntry:
     problem = book.may_reverse(
         entry.to_engine(),
@@ -345,16 +356,17 @@ def _reverse(entry: LedgerEntry, *, actor, reason: str) -> LedgerEntry:
     )
     if problem:
         raise UserFacingError(problem)
-    if entry.box:
-        open_box(entry.tournament, entry.box)
+    box = _box_for_correction(entry.tournament, entry.box)
     made = _create(
         None,
         tournament=entry.tournament,
         kind=book.REVERSAL,
         method=entry.method,
         amount_cents=entry.amount_cents,
-        box=entry.box,
-        note=reason,
+        box=box,
+        note=reason
+        if box == entry.box
+        else f"{reason} (after {entry.get_box_display().lower()} was counted)",
         player=entry.player,
         award=entry.award,
         reverses=entry,
