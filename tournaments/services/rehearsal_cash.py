@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import cashbook as book
 from ..models import Player, Tournament
-from . import cash_boxes, cashbook, checkin
+from . import cash_boxes, cash_planner, cashbook, checkin
 
 COMP_EVERY = 11  # the 4th, 15th, 26th, ... player is a volunteer who plays for free
 LATE_EVERY = 7  # the 6th, 13th, ... player pays after the first round
@@ -51,7 +51,11 @@ def in_denominations(cents: int) -> dict[int, int]:
 
 
 def end_of_night(tournament: Tournament, actor) -> dict[str, Any]:
-    """Donations, expenses and the count of both boxes; the desk is a dollar short."""
+    """The charity's floor, donations, expenses and the count of both boxes; the desk is a
+    dollar short."""
+    cash_planner.save_settings(
+        tournament, floor_kind=book.PERCENT, floor_value=25, board_shows_raised=False, actor=actor
+    )
     cashbook.donate(
         tournament, amount_cents=50_00, method=book.CASH, box=book.DESK, actor=actor,
         donor="The Rivera family",
