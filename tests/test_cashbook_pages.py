@@ -15,10 +15,18 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
 from tests.factories import PlayerFactory, member
-from tests.helpers import awarded_directly, charging, text, url
+from tests.helpers import (
+    award_everything,
+    awarded_directly,
+    charging,
+    played_without_prizes,
+    rehearsal_organiser,
+    text,
+    url,
+)
 from tournaments import cashbook as book
 from tournaments.models import AuditEntry, CashBox, LedgerEntry, Printout
-from tournaments.services import cash_summary, cashbook, checkin
+from tournaments.services import cash_planner, cash_summary, cashbook, checkin
 from tournaments.services import printouts as printout_service
 
 pytestmark = pytest.mark.django_db
@@ -287,3 +295,49 @@ def test_the_cash_book_page_takes_the_same_queries_for_more_entries(
         cashbook.pay_fee(player, method=book.CARD, actor=organiser)
     with django_assert_max_num_queries(len(few.captured_queries)):
         desk.get(url("cashbook", event))
+
+
+def test_the_prize_page_warns_before_awarding_prizes_that_break_the_floor(monkeypatch, client_for):
+    event = played_without_prizes(monkeypatch)
+    organiser = rehearsal_organiser()
+    award_everything(event, organiser)
+    page = client_for(organiser)
+    cash_planner.save_settings(
+        event, floor_kind=book.PERCENT, floor_value=0, board_shows_raised=False, actor=organiser
+    )
+    # The mesquite sheet pays more than 24 fees bring in: below even a floor of nothing.
+    shown = text(page.get(url("prize-winners", event)))
+    assert 'id="planner"' in shown and 'id="award-floor-warning"' in shown
+    assert "would leave Rehearsal charity -$115.00" in shown
+    cashbook.donate(event, amount_cents=1000_00, method=book.CARD, box=book.DESK, actor=organiser)
+    shown = text(page.get(url("prize-winners", event)))
+    assert 'id="planner"' in shown and 'id="award-floor-warning"' not in shown
+    cash_planner.save_settings(
+        event,
+        floor_kind=book.AMOUNT,
+        floor_value=10_000_00,
+        board_shows_raised=False,
+        actor=organiser,
+    )
+    shown = text(page.get(url("prize-winners", event)))
+    assert 'id="award-floor-warning"' in shown and "below the floor of $10,000.00" in shown
+
+
+def test_the_board_shows_the_running_total_when_switched_on(event, organiser, entry, client):
+    board = url("board", event)
+    assert 'id="board-raised"' not in text(client.get(board))
+    cash_planner.save_settings(
+        event, floor_kind=book.PERCENT, floor_value=0, board_shows_raised=True, actor=organiser
+    )
+    assert "Raised for Breast Cancer Research: <strong>$20.00</strong>" in text(client.get(board))
+
+
+def test_the_planner_form_refuses_a_bad_floor(event, desk):
+    for kind, value, message in (
+        ("percent", "120", "from 0 to 100"),
+        ("amount", "-3", "minus sign"),
+        ("amount", "1.001", "two decimals"),
+    ):
+        response = desk.post(url("cashbook-planner", event), {"floor_kind": kind, "value": value})
+        assert response.status_code == 400 and message in text(response)
+    assert not AuditEntry.objects.filter(action="cashbook.settings").exists()

@@ -18,8 +18,8 @@ urlpatterns = [
     path(f"{C}planner/", PlannerView.as_view(), name="cashbook-planner"),
     path(f"{C}<int:entry_pk>/reverse/", ReverseView.as_view(), name="cashbook-reverse"),
     path(f"{C}<int:entry_pk>/receipt/", ReceiptView.as_view(), name="cashbook-receipt"),
-    path(f"{C}box/<slug:box>/", BoxView.as_view(), name="cash-box"),
-    path(f"{C}box/<slug:box>/float/", FloatView.as_view(), name="cash-box-float"),
+    path(f"{C}box/<str:box>/", BoxView.as_view(), name="cash-box"),
+    path(f"{C}box/<str:box>/float/", FloatView.as_view(), name="cash-box-float"),
     path(f"{C}summary/", SummaryView.as_view(), name="cashbook-summary"),
     path("t/<slug:slug>/manage/cashbook.csv", CsvView.as_view(), name="cashbook-csv"),
 ]
