@@ -5,6 +5,7 @@ import json
 import random
 import threading
 from dataclasses import replace
+from decimal import Decimal
 from io import StringIO
 from types import SimpleNamespace
 from urllib.parse import urlsplit
@@ -356,3 +357,10 @@ def migrate(target):
 def newest_migrations():
     """Every app's newest migration: where the tests after a migration test expect the schema."""
     return MigrationExecutor(connection).loader.graph.leaf_nodes()
+
+
+def charging(tournament, fee="20.00"):
+    """The tournament with an entry fee, so the desk takes money."""
+    tournament.entry_fee = Decimal(fee)
+    tournament.save()
+    return tournament

@@ -36,6 +36,7 @@ from tests.bad_input import (
 )
 from tests.factories import PASSWORD
 from tournaments.models import (
+    LedgerEntry,
     Payout,
     Pod,
     Printout,
@@ -92,6 +93,24 @@ def fixed(fields: dict) -> Callable:
         return form_data({k: v(world, t) if callable(v) else v for k, v in fields.items()})
 
     return make
+
+
+def entry_ids(world, t):
+    def of(tournament):
+        return list(
+            LedgerEntry.objects.filter(tournament=tournament).values_list("pk", flat=True)[:5]
+        )
+
+    return ids(of(t), of(world.other(t)))
+
+
+AMOUNTS = st.one_of(
+    st.sampled_from(["5", "12.50", "-5", "1.234", "abc", "99999999999", "", "٣", "1e3", "$7"]),
+    st.text(max_size=30),
+)
+KEYS = st.one_of(st.uuids().map(str), st.sampled_from(["", "x", "0" * 40]))
+METHODS = st.sampled_from(["cash", "card", "cheque", "online", "comped", "bitcoin", ""])
+BOX_KEYS = st.sampled_from(["desk", "prize", "", "vault"])
 
 
 def player_ids(world, t):
@@ -333,6 +352,49 @@ CASES = [
     Case("checkin-walk-in", "door", at("checkin-walk-in"), fixed(PLAYER_FIELDS), quiet=True),
     Case("checkin-player", "door", at("checkin-player", player_ids), fixed({"q": names})),
     Case("checkin-undo", "door", at("checkin-undo", player_ids), fixed({"q": names})),
+    Case(
+        "checkin-pay",
+        "live",
+        at("checkin-pay", player_ids),
+        fixed({"method": METHODS, "reason": names, "key": KEYS, "q": names}),
+    ),
+    Case(
+        "cashbook-donation",
+        "live",
+        at("cashbook-donation"),
+        fixed({"amount": AMOUNTS, "method": METHODS, "box": BOX_KEYS, "donor": names, "key": KEYS}),
+    ),
+    Case(
+        "cashbook-expense",
+        "live",
+        at("cashbook-expense"),
+        fixed({"amount": AMOUNTS, "method": METHODS, "box": BOX_KEYS, "note": names, "key": KEYS}),
+    ),
+    Case("cashbook-reverse", "live", at("cashbook-reverse", entry_ids), fixed({"reason": names})),
+    Case(
+        "cashbook-planner",
+        "live",
+        at("cashbook-planner"),
+        fixed(
+            {
+                "floor_kind": st.sampled_from(["percent", "amount", "x"]),
+                "value": AMOUNTS,
+                "board_shows_raised": booleans,
+            }
+        ),
+    ),
+    Case(
+        "cash-box",
+        "live",
+        at("cash-box", BOX_KEYS.filter(bool)),
+        fixed({"d2000": AMOUNTS, "d25": AMOUNTS, "reason": names}),
+    ),
+    Case(
+        "cash-box-float",
+        "live",
+        at("cash-box-float", BOX_KEYS.filter(bool)),
+        fixed({"amount": AMOUNTS}),
+    ),
     Case("tournament-edit", "done", at("tournament-edit"), fixed(TOURNAMENT_FIELDS)),
     Case("tournament-edit-live", "live", at("tournament-edit"), fixed(TOURNAMENT_FIELDS)),
     Case(

@@ -431,7 +431,7 @@ def test_neutralised_cells_read_back_unchanged(rows):
     lines = [["name", "phone", "group", "costume"]] + [
         [csv_io.neutralise(n), csv_io.neutralise(p), "", "yes" if c else "no"] for n, p, c in rows
     ]
-    parsed = csv_io.parse_players_csv(csv_io._to_csv(lines).encode("utf-8"))
+    parsed = csv_io.parse_players_csv(csv_io.to_csv(lines).encode("utf-8"))
     assert not parsed.errors
     assert [
         (r.registrant.name, r.registrant.phone, r.registrant.costume_contest) for r in parsed.rows

@@ -51,3 +51,17 @@ def test_the_demo_draws_are_sealed_before_and_checkable_after(demo):
 def test_the_finished_demo_verifies_cards_as_its_sheet_says(demo):
     finished = Tournament.objects.get(slug=FINISHED_SLUG)
     assert finished.stages.get(kind="qualifying").verification == "one_staff"
+
+
+def test_the_finished_demo_shows_the_cash_book(demo):
+    finished = Tournament.objects.get(slug=FINISHED_SLUG)
+    admin = signed_in("admin", demo["admin"])
+    book = text(admin.get(f"/t/{FINISHED_SLUG}/manage/cashbook/"))
+    assert "Volunteer" in book and "Venue hire" in book and "Prize given back" in book
+    assert not finished.cash_boxes.filter(closed_at__isnull=True).exists()
+    assert finished.cash_boxes.count() == 2
+    summary = text(admin.get(f"/t/{FINISHED_SLUG}/manage/cashbook/summary/"))
+    assert "Net raised" in summary and "Thank you" in summary
+    # Staff handle no money: the cash book is not theirs to see.
+    staff = signed_in("staff", demo["staff"])
+    assert staff.get(f"/t/{FINISHED_SLUG}/manage/cashbook/").status_code == 403

@@ -19,7 +19,7 @@ from tests.helpers import (
     played_without_prizes,
     rehearsal_organiser,
 )
-from tournaments.models import Payout, PrizeAward
+from tournaments.models import LedgerEntry, Payout, PrizeAward
 from tournaments.services import prizes
 from tournaments.services.errors import UserFacingError
 
@@ -100,12 +100,17 @@ def test_paying_while_the_awards_are_recomputed_pays_or_recomputes_never_both(mo
             assert recomputed.message.startswith("Prizes are being paid")
             assert list(Payout.objects.values_list("award_id", flat=True)) == [award.pk]
             assert PrizeAward.objects.filter(pk=award.pk).exists()
+            assert LedgerEntry.objects.filter(award=award, kind="payout").count() == 1
             # Only so that the next race can recompute again: a payment is never deleted.
+            LedgerEntry.objects.filter(award__isnull=False).delete()
             Payout.objects.all().delete()
         else:
             recomputed_first += 1
             assert paid.message == prizes.RECOMPUTED
-            assert not Payout.objects.exists()
+            assert (
+                not Payout.objects.exists()
+                and not LedgerEntry.objects.filter(kind="payout").exists()
+            )
             # The award paid for was superseded (kept, never deleted) by the recompute.
             assert not PrizeAward.objects.current().filter(pk=award.pk).exists()
             assert PrizeAward.objects.filter(pk=award.pk, superseded_at__isnull=False).exists()

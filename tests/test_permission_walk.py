@@ -11,6 +11,7 @@ sent a single INSERT, UPDATE or DELETE.
 
 from __future__ import annotations
 
+import io
 import re
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -28,6 +29,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import URLResolver, get_resolver, path, resolve, reverse
 from django.views.generic import TemplateView
+from PIL import Image
 
 from scoring.views.results import PodAccessMixin, stages_newest_first
 from scoring.views.standings import StandingsAccessMixin
@@ -42,9 +44,11 @@ from tournaments.permissions import (
     PermissionMixin,
     TournamentPermissionMixin,
 )
+from tournaments.services import cashbook
 from tournaments.services.invitations import invite
 from tournaments.services.presets import copy_preset
 from tournaments.services.printouts import card_token
+from tournaments.services.receipts import Receipt
 from tournaments.services.rehearsal import rehearse
 from tournaments.views.home import HomeView
 from tournaments.views.prizes.ledger import LedgerAccessMixin
@@ -114,6 +118,11 @@ SPOT_CHECKS = {
     "payout-void": {"admin", "organiser"},
     "prize-award": {"admin", "organiser"},
     "ledger": {"admin", "organiser"},
+    "cashbook": {"admin", "organiser"},
+    "cashbook-receipt": {"admin", "organiser"},
+    "cashbook-donation": {"admin", "organiser"},
+    "checkin-pay": {"admin", "organiser"},
+    "cash-box": {"admin", "organiser"},
     "people": {"organiser"},
     "role-password": {"organiser"},
     "role-unlock": {"organiser"},
@@ -140,6 +149,7 @@ PK_OF = {
     "player-reinstate": "player",
     "checkin-player": "player",
     "checkin-undo": "player",
+    "checkin-pay": "player",
     "prize-category-edit": "category",
     "prize-category-delete": "category",
     "printout-status": "printout",
@@ -302,6 +312,20 @@ def outcome(response: HttpResponse) -> str:
     return f"status {status}"
 
 
+def expense_with_receipt(tournament, actor):
+    """An expense whose receipt the walk downloads (the rehearsal's boxes are closed)."""
+    out = io.BytesIO()
+    Image.new("RGB", (4, 4)).save(out, "PNG")
+    return cashbook.expense(
+        tournament,
+        amount_cents=1_00,
+        method="card",
+        note="Pencils",
+        receipt=Receipt(out.getvalue(), "png", "image/png"),
+        actor=actor,
+    ).entry
+
+
 # --- the world --------------------------------------------------------------------------------
 
 
@@ -344,6 +368,8 @@ def world():
         "player_pk": player.pk,
         "award_pk": PrizeAward.objects.filter(tournament=t).first().pk,
         "payout_pk": Payout.objects.filter(award__tournament=t).first().pk,
+        "entry_pk": expense_with_receipt(t, users["organiser"]).pk,
+        "box": "desk",
         "register-done": signing.dumps(player.pk, salt=CONFIRMATION_SALT),
         "card-check": card_token(player.pk, latest.kind),
         "invitation": invitation.token,
@@ -352,10 +378,11 @@ def world():
 
 
 # The URL arguments the walk knows how to fill in (beside `pk`, see PK_OF).
-KWARGS = {"slug", "token", "switch", "number", "round_number", "table"} | {
+KWARGS = {"slug", "token", "switch", "number", "round_number", "table", "box"} | {
     "player_pk",
     "award_pk",
     "payout_pk",
+    "entry_pk",
 }
 
 

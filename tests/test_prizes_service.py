@@ -117,8 +117,12 @@ def test_rehearsal_awards_and_pays_the_mesquite_sheet_and_the_books_balance():
     assert by_key["team_costume"].awarded_cents == 25_00
     assert books.awarded_cents == 2 * (100 + 50 + 40 + 25) * 100 + 125_00
     assert books.paid_cents == books.awarded_cents and books.unpaid_cents == 0
-    assert books.fees_cents == 24 * 20_00
-    assert books.charity_cents == books.fees_cents - books.awarded_cents
+    # The fees are the desk's records now: the rehearsal comps two volunteers of 24, and its
+    # cash book adds donations, a prize given back and expenses.
+    assert books.fees_cents == (24 - 2) * 20_00
+    assert books.charity_cents == (
+        books.book.money_in_cents - books.awarded_cents - books.book.expenses_cents
+    )
     assert r.prizes["total_paid"] == f"{books.paid_cents / 100:.2f}"
     # Every share has exactly one live payment, made in person with the ID checked.
     awards = PrizeAward.objects.filter(tournament=tournament)
@@ -539,7 +543,9 @@ def test_the_ledger_adds_up(awarded):
     assert books.unpaid_cents == sum(x.unpaid_cents for x in books.lines)
     assert books.paid_cents + books.unpaid_cents == books.awarded_cents
     assert books.fees_cents - books.awarded_cents == books.charity_cents
-    assert books.fees_cents == 24 * 20_00 == books.players_paid_entry * books.entry_fee_cents
+    # Recorded fees, not checked-in players x the fee: two of the 24 were comped.
+    assert books.players_paid_entry == 24 and books.book.comped_count == 2
+    assert books.fees_cents == (24 - 2) * 20_00
     assert books.awarded_cents == sum(a.amount_cents for a in awarded.awards)
     live = Payout.objects.filter(voided_at__isnull=True)
     assert books.paid_cents == sum(p.amount_cents for p in live)

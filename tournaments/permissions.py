@@ -31,6 +31,8 @@ PERMISSIONS: dict[str, str] = {
     "prizes.award": "Award prizes",
     "payouts.pay": "Pay and void prizes",
     "audit.view": "Read the audit log",
+    "money.view": "See the cash book, its summary and its CSV",
+    "money.record": "Record fees, donations and expenses, reverse entries and count cash boxes",
 }
 
 ROLE_PERMISSIONS: dict[str, frozenset[str]] = {
@@ -43,6 +45,8 @@ ROLE_PERMISSIONS: dict[str, frozenset[str]] = {
             "printouts.make",
             "prizes.award",
             "payouts.pay",
+            "money.view",
+            "money.record",
         }
     ),
 }

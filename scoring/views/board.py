@@ -26,6 +26,7 @@ from tournaments.forms.numbers import whole_number
 from tournaments.models import FinalTable, Round, Seat, Tournament
 from tournaments.permissions import PUBLIC, TournamentPermissionMixin
 from tournaments.presenters.final_table import final_shown
+from tournaments.services import cash_planner
 from tournaments.services.draws import is_published
 from tournaments.services.printouts.links import is_loopback, site_url
 from tournaments.services.rounds import progress
@@ -133,7 +134,7 @@ class BoardView(TournamentPermissionMixin, View):
 
     def get_tournament_queryset(self):
         # The final table comes with the tournament: no extra query while it is not seated.
-        return Tournament.objects.select_related("preset", "final__winner")
+        return Tournament.objects.select_related("preset", "final__winner", "cashbook_settings")
 
     def final_context(self, final: FinalTable) -> dict:
         """Three queries (tournament, seats, throws) however many players there are."""
@@ -213,7 +214,11 @@ class BoardView(TournamentPermissionMixin, View):
 
     def get(self, request, slug):
         template = "scoring/_board_live.html" if self.live else "scoring/board.html"
-        return TemplateResponse(request, template, self.context())
+        return TemplateResponse(
+            request,
+            template,
+            {**self.context(), "raised": cash_planner.board_total(self.tournament)},
+        )
 
 
 urlpatterns = [

@@ -1,5 +1,8 @@
+import uuid
+
 from django import forms
 
+from .. import cashbook as book
 from ..models import Player
 from ..services.registration import Registrant
 from .contact import contact_widgets
@@ -18,10 +21,21 @@ class WalkInForm(forms.Form):
     phone = _model_field("phone", label="Phone", required=False)
     group_name = _model_field("group_name", label="Group", required=False)
     costume_contest = _model_field("costume_contest", label="Costume contest", required=False)
+    payment = forms.ChoiceField(
+        label="Entry fee",
+        required=False,
+        choices=[
+            ("", "Not paid yet"),
+            *((m, f"Paid by {book.METHOD_LABELS[m].lower()}") for m in book.METHODS[:-1]),
+        ],
+    )
+    key = forms.UUIDField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "walkin_%s")
         super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial["key"] = uuid.uuid4()
         self.fields["name"].widget.attrs.update(autocomplete="off", autocapitalize="words")
         contact_widgets(self, autofill=False)
         self.fields["group_name"].widget.attrs.update(autocomplete="off")
@@ -33,4 +47,5 @@ class WalkInForm(forms.Form):
         return name
 
     def registrant(self) -> Registrant:
-        return Registrant(**self.cleaned_data)
+        data = {k: v for k, v in self.cleaned_data.items() if k not in ("payment", "key")}
+        return Registrant(**data)

@@ -17,6 +17,11 @@ from django.utils.text import slugify
 
 from scoring.rules import RuleError
 
+from ..cashbook import (
+    AmountError,
+    dollars,  # noqa: F401 - the prize pages import it from here
+    parse_amount,
+)
 from ..models import PrizeCategory
 from ..prizes import MAX_CENTS, MAX_PLACES
 from ..prizes import PrizeCategory as EngineCategory
@@ -24,12 +29,6 @@ from ..services import audit
 from .numbers import whole_number
 
 MAX_DOLLARS = Decimal(MAX_CENTS) / 100
-
-
-def dollars(cents: int) -> str:
-    """12345 -> "$123.45"; a negative amount keeps its sign in front: "-$5.00"."""
-    sign = "-" if cents < 0 else ""
-    return f"{sign}${Decimal(abs(cents)) / 100:,.2f}"
 
 
 def amounts_text(cents: list[int]) -> str:
@@ -260,7 +259,22 @@ class PayForm(forms.Form):
         label="I checked their photo ID",
         error_messages={"required": "Tick this box: check the winner's photo ID first."},
     )
+    give_back = forms.CharField(
+        label="Given back to the charity ($, optional)",
+        required=False,
+        max_length=20,
+        help_text="If the winner donates the prize back, whole or part.",
+    )
     q = forms.CharField(required=False, max_length=100, widget=forms.HiddenInput)
+
+    def clean_give_back(self) -> int:
+        text = self.cleaned_data["give_back"].strip()
+        if not text:
+            return 0
+        try:
+            return parse_amount(text)
+        except AmountError as exc:
+            raise forms.ValidationError(str(exc)) from None
 
 
 class VoidForm(forms.Form):

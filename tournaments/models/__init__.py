@@ -1,5 +1,6 @@
 from .advancement import FinalSeat, FinalTable, FinalThrow, Qualifier
 from .audit import AuditEntry
+from .cashbook import CashBookSettings, CashBox, LedgerEntry
 from .draws import Draw
 from .players import Player
 from .presets import RulePreset
@@ -26,6 +27,9 @@ __all__ = [
     "Qualifier",
     "RollOff",
     "AuditEntry",
+    "CashBookSettings",
+    "CashBox",
+    "LedgerEntry",
     "Draw",
     "Payout",
     "Invitation",

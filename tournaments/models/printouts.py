@@ -41,6 +41,7 @@ class Printout(models.Model):
         PACKET = "packet", "Pre-event packet (cards, tallies, charts)"
         RESULTS = "results", "Results"
         PAYOUT_SHEET = "payout_sheet", "Payout sheet"
+        CHARITY_SUMMARY = "charity_summary", "Charity summary (the cash book)"
 
     class PageSize(models.TextChoices):
         LETTER = "letter", "Letter"

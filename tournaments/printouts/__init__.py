@@ -8,9 +8,11 @@ one of these functions with the page size ("letter", "A4" or a reportlab size) a
 - `tally_sheets`: a half-page tally per table per set
 - `seating_charts`: a page per pod with starting seats and the movement guide
 - `results_sheet`, `payout_sheet`: ruled tables over as many pages as needed
+- `charity_summary`: the night's money figures for the charity, on one page
 - `packet`: cards, tallies and charts in one PDF
 """
 
+from .charity_summary import charity_summary
 from .inputs import (
     CardInfo,
     EventInfo,
@@ -41,6 +43,7 @@ __all__ = [
     "ResultRow",
     "ResultsInfo",
     "TableInfo",
+    "charity_summary",
     "packet",
     "payout_sheet",
     "results_sheet",

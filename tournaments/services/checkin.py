@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
+from django.db.models import Case, IntegerField, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.formats import time_format
 
-from ..models import Player, Tournament
+from ..models import LedgerEntry, Player, Tournament
 from . import audit, registration
 from .errors import UserFacingError
 
@@ -48,6 +48,18 @@ def find_player(tournament: Tournament, pk) -> Player:
     return get_object_or_404(tournament.players.all(), pk=pk)
 
 
+def with_fee(players: QuerySet[Player]) -> QuerySet[Player]:
+    """Adds `fee_method` (None when the player owes): the desk shows it on the row."""
+    fee = LedgerEntry.objects.filter(
+        player=OuterRef("pk"), kind="fee", reversed_by__isnull=True
+    ).order_by("pk")
+    return players.annotate(fee_method=Subquery(fee.values("method")[:1]))
+
+
+def one_with_fee(player: Player) -> Player:
+    return with_fee(Player.objects.filter(pk=player.pk).select_related("checked_in_by")).get()
+
+
 def search(tournament: Tournament, query: str, *, limit: int = SEARCH_LIMIT) -> SearchResult:
     """Active registrations matching every word typed, by name, e-mail or code; one query.
 
@@ -56,7 +68,7 @@ def search(tournament: Tournament, query: str, *, limit: int = SEARCH_LIMIT) -> 
     terms = query.split()[:6]
     if not terms:
         return SearchResult(players=[], more=False)
-    players = registration.active_players(tournament).select_related("checked_in_by")
+    players = with_fee(registration.active_players(tournament).select_related("checked_in_by"))
     for term in terms:
         players = players.filter(
             Q(name__icontains=term) | Q(email__icontains=term) | Q(code__istartswith=term)
@@ -79,14 +91,14 @@ def search(tournament: Tournament, query: str, *, limit: int = SEARCH_LIMIT) -> 
 
 def recent_check_ins(tournament: Tournament, *, limit: int = RECENT_LIMIT) -> list[Player]:
     return list(
-        registration.active_players(tournament)
+        with_fee(registration.active_players(tournament))
         .filter(checked_in_at__isnull=False)
         .select_related("checked_in_by")
         .order_by("-checked_in_at", "-id")[:limit]
     )
 
 
-def _lock(player: Player) -> Player:
+def lock(player: Player) -> Player:
     """The player's row, locked until the transaction ends, with a fresh tournament."""
     locked: QuerySet[Player] = Player.objects.select_for_update(of=("self",)).select_related(
         "tournament", "checked_in_by"
@@ -94,7 +106,7 @@ def _lock(player: Player) -> Player:
     return get_object_or_404(locked, pk=player.pk, tournament_id=player.tournament_id)
 
 
-def _refuse_unless_allowed(player: Player) -> None:
+def refuse_unless_allowed(player: Player) -> None:
     if not player.tournament.check_in_open:
         raise UserFacingError(CLOSED_MESSAGE)
     if player.status != Player.Status.REGISTERED:
@@ -105,8 +117,8 @@ def _refuse_unless_allowed(player: Player) -> None:
 
 @transaction.atomic
 def check_in(player: Player, actor) -> Outcome:
-    player = _lock(player)
-    _refuse_unless_allowed(player)
+    player = lock(player)
+    refuse_unless_allowed(player)
     if player.checked_in_at is not None:
         return Outcome(
             player, False, f"{player.name} was already checked in at {hhmm(player.checked_in_at)}."
@@ -127,8 +139,8 @@ def check_in(player: Player, actor) -> Outcome:
 
 @transaction.atomic
 def undo_check_in(player: Player, actor) -> Outcome:
-    player = _lock(player)
-    _refuse_unless_allowed(player)
+    player = lock(player)
+    refuse_unless_allowed(player)
     if player.checked_in_at is None:
         return Outcome(player, False, f"{player.name} is not checked in.")
     was_at, was_by = player.checked_in_at, player.checked_in_by

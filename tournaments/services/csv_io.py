@@ -581,7 +581,8 @@ def export_rows(tournament: Tournament, *, include_phone: bool = True) -> Iterat
         ]
 
 
-def _to_csv(rows) -> str:
+def to_csv(rows) -> str:
+    """Rows as CSV text with a BOM; callers neutralise cells people typed (`neutralise`)."""
     out = io.StringIO()
     out.write("\ufeff")  # so Excel reads it as UTF-8
     csv.writer(out).writerows(rows)
@@ -590,7 +591,7 @@ def _to_csv(rows) -> str:
 
 def export_players(tournament: Tournament, *, actor, include_phone: bool = True) -> str:
     """The whole CSV export as text, audited: the file holds personal data leaving the site."""
-    text = _to_csv(export_rows(tournament, include_phone=include_phone))
+    text = to_csv(export_rows(tournament, include_phone=include_phone))
     audit.record(
         "player.exported",
         "Player list exported as CSV" + ("" if include_phone else " (without phones)"),
@@ -609,7 +610,7 @@ def template_csv() -> str:
 
     No example row: a forgotten example would be imported as a real player.
     """
-    return _to_csv([list(TEMPLATE_COLUMNS)])
+    return to_csv([list(TEMPLATE_COLUMNS)])
 
 
 # Shown on the import page so organisers see the expected shape before uploading.

@@ -17,7 +17,8 @@ order, coarsest first, and never goes back up the list:
    the stage when a round starts or closes or a player joins or leaves.
 4. The stage's round rows, by number.
 5. Single rows last: a player (check-in, score cards), a prize award and then its payouts,
-   the final table, a printout, a role.
+   the final table, a printout, a role. A cash box comes after the player or the award
+   whose money goes into it (a fee, a payment), and alone when it is counted and closed.
 
 A round's status only changes with every pod of its stage locked (`stage_and_pods`), so a
 service holding one pod's lock (saving a result) reads a round status that cannot change

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Sum
+from django.db.models import Max
 from django.utils import timezone
 
 from scoring.rules import RuleError
@@ -42,7 +42,7 @@ from ..prizes import (
     pending_prize_roll_offs,
     settle_prize_tie,
 )
-from . import audit, draws, locks, roll_offs
+from . import audit, cashbook, draws, locks, roll_offs
 from .advancement import present_participants
 from .errors import UserFacingError
 from .last_bunco import last_bunco as night_last_bunco
@@ -347,8 +347,11 @@ RECOMPUTED = (
 
 
 @transaction.atomic
-def pay(award: PrizeAward, *, actor, present: bool, id_checked: bool) -> Payout:
-    """Hands over the cash for one award; the winner must be there with a valid ID.
+def pay(
+    award: PrizeAward, *, actor, present: bool, id_checked: bool, give_back_cents: int = 0
+) -> Payout:
+    """Hands over the cash for one award; the winner must be there with a valid ID. The
+    payment (and any part the winner gives back to the charity) goes into the cash book.
 
     The tournament first, then the award (locks.py): a recompute holding the tournament
     makes the payment wait and then find its award superseded, instead of each waiting for
@@ -384,6 +387,7 @@ def pay(award: PrizeAward, *, actor, present: bool, id_checked: bool) -> Payout:
             )
     except IntegrityError as exc:
         raise UserFacingError("This prize was just paid by someone else.") from exc
+    cashbook.prize_paid(award, award.amount_cents, actor=actor, give_back_cents=give_back_cents)
     audit.record(
         "prizes.paid",
         f"{award.category.label}: {_cents(award.amount_cents)} paid to {award.player.name}",
@@ -411,6 +415,7 @@ def void(payout: Payout, *, actor, reason: str) -> Payout:
     payout.voided_by = actor
     payout.void_reason = reason.strip()[:300]
     payout.save(update_fields=["voided_at", "voided_by", "void_reason"])
+    cashbook.prize_voided(payout.award, actor=actor, reason=payout.void_reason)
     audit.record(
         "prizes.voided",
         f"Payment to {payout.award.player.name} voided: {payout.void_reason}",
@@ -458,76 +463,5 @@ def nominate(category: PrizeCategory, scope_group: str, winners: list[int], *, a
     return nomination
 
 
-@dataclass(frozen=True)
-class LedgerLine:
-    category: PrizeCategory
-    awarded_cents: int
-    paid_cents: int
-    voided_cents: int
-
-    @property
-    def unpaid_cents(self) -> int:
-        return self.awarded_cents - self.paid_cents
-
-
-@dataclass(frozen=True)
-class Ledger:
-    lines: list[LedgerLine]
-    players_paid_entry: int
-    entry_fee_cents: int
-
-    @property
-    def fees_cents(self) -> int:
-        return self.players_paid_entry * self.entry_fee_cents
-
-    @property
-    def awarded_cents(self) -> int:
-        return sum(line.awarded_cents for line in self.lines)
-
-    @property
-    def paid_cents(self) -> int:
-        return sum(line.paid_cents for line in self.lines)
-
-    @property
-    def unpaid_cents(self) -> int:
-        return self.awarded_cents - self.paid_cents
-
-    @property
-    def voided_cents(self) -> int:
-        return sum(line.voided_cents for line in self.lines)
-
-    @property
-    def charity_cents(self) -> int:
-        """What is left for the charity once every awarded prize is paid."""
-        return self.fees_cents - self.awarded_cents
-
-
-def ledger(tournament: Tournament) -> Ledger:
-    """Totals per category in three queries; entry fees are counted per checked-in player."""
-    awarded = dict(
-        tournament.awards.current()
-        .values("category_id")
-        .annotate(n=Sum("amount_cents"))
-        .values_list("category_id", "n")
-    )
-    payouts = Payout.objects.filter(award__tournament=tournament)
-    paid = dict(
-        payouts.filter(voided_at__isnull=True)
-        .values("award__category_id")
-        .annotate(n=Sum("amount_cents"))
-        .values_list("award__category_id", "n")
-    )
-    voided = dict(
-        payouts.filter(voided_at__isnull=False)
-        .values("award__category_id")
-        .annotate(n=Sum("amount_cents"))
-        .values_list("award__category_id", "n")
-    )
-    lines = [
-        LedgerLine(c, awarded.get(c.pk, 0), paid.get(c.pk, 0), voided.get(c.pk, 0))
-        for c in tournament.prize_categories.all()
-    ]
-    players = tournament.players.filter(
-        status=Player.Status.REGISTERED, checked_in_at__isnull=False
-    ).count()
-    return Ledger(lines, players, int(tournament.entry_fee * 100))
+# The ledger's figures moved beside the cash book; the prize pages still import them here.
+from .ledger import Ledger, LedgerLine, ledger  # noqa: E402, F401

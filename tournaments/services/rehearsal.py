@@ -29,6 +29,7 @@ from scoring.services.results import ResultEntry, Tally, current_result, record_
 
 from ..models import (
     FinalTable,
+    LedgerEntry,
     Payout,
     Player,
     Pod,
@@ -45,7 +46,7 @@ from ..models import (
     UserProfile,
 )
 from ..seating import draw_pods
-from . import advancement, checkin, registration, rounds, stages
+from . import advancement, registration, rehearsal_cash, rounds, stages
 from . import printouts as printout_service
 from . import prizes as prize_service
 from .seating import seating_by_pod
@@ -142,6 +143,7 @@ class Rehearsal:
     seed: int
     stages: dict[str, StageReport] = field(default_factory=dict)
     prizes: dict[str, Any] = field(default_factory=dict)
+    cashbook: dict[str, Any] = field(default_factory=dict)
     printouts: dict[str, int] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
@@ -161,6 +163,7 @@ class Rehearsal:
             "stages": {kind: report.as_dict() for kind, report in self.stages.items()},
             **self.finals(),
             "prizes": self.prizes,
+            "cashbook": self.cashbook,
             "printouts": self.printouts,
         }
 
@@ -239,7 +242,7 @@ def create_event(
                 name=name, email=f"{name.lower().replace(' ', '.')}.{i}@rehearsal.invalid"
             ),
         )
-        checkin.check_in(player, organiser)
+        rehearsal_cash.arrive(player, i, organiser)
     return tournament, organiser
 
 
@@ -308,6 +311,8 @@ def _tie_break_record(tie_break) -> dict:
 def purge_tournament(tournament: Tournament) -> None:
     """Deletes a rehearsal or demo event whole; results are protected from casual deletes."""
     TravelingPass.objects.filter(tournament=tournament).delete()
+    LedgerEntry.objects.filter(tournament=tournament).update(reverses=None)
+    LedgerEntry.objects.filter(tournament=tournament).delete()
     Payout.objects.filter(award__tournament=tournament).delete()
     PrizeAward.objects.filter(tournament=tournament).delete()
     FinalTable.objects.filter(tournament=tournament).delete()
@@ -451,8 +456,11 @@ def award_and_pay(tournament: Tournament, *, organiser, seed: int) -> dict[str, 
         for tie in pending:
             prize_service.record_prize_roll_off(tournament, tie.key, actor=organiser)
     awards = prize_service.award(tournament, actor=organiser)
-    for award in awards:
-        prize_service.pay(award, actor=organiser, present=True, id_checked=True)
+    for n, award in enumerate(awards):
+        back = rehearsal_cash.give_back_cents(award.amount_cents) if n == 0 else 0
+        prize_service.pay(
+            award, actor=organiser, present=True, id_checked=True, give_back_cents=back
+        )
     books = prize_service.ledger(tournament)
     return {
         "awarded": len(awards),
@@ -508,6 +516,7 @@ def rehearse(
         stage.round_count if stop_after_round is None else min(stop_after_round, stage.round_count)
     )
     rehearsal.stages[stage.kind] = play_stage(stage, seeds, organiser=organiser, last=last)
+    rehearsal_cash.settle_owing(tournament, organiser)
     # One pod sends only two players on: too few for a final table of four.
     if last == stage.round_count and stage.pods.count() >= 2:
         rehearsal.stages[Stage.Kind.SEMI_FINAL.value] = play_finals(
@@ -515,5 +524,7 @@ def rehearse(
         )
     if last == stage.round_count:
         rehearsal.prizes = award_and_pay(tournament, organiser=organiser, seed=seed)
+        if rehearsal.prizes:  # a test that skips the prize table keeps the boxes open
+            rehearsal.cashbook = rehearsal_cash.end_of_night(tournament, organiser)
     rehearsal.printouts = print_through_tasks(tournament, organiser)
     return rehearsal

@@ -25,7 +25,8 @@ Decisions a person may ask about:
 - Printouts travel as rows without their PDFs, which stay on the old machine and expire within
   a day anyway: the file name is left empty, so the new site offers no broken download. A
   name in the file is still checked (the format `new_file_name` makes, no other printout's
-  file): anything else is damage, or an attempt to reach another event's PDF.
+  file): anything else is damage, or an attempt to reach another event's PDF. Expense
+  receipts stay behind the same way: the ledger entry travels with its receipt name emptied.
 - An audit entry whose target row no longer exists (a roll-off thrown again for a changed tie)
   keeps its action, summary and target type but not the id, which would name an unrelated row.
 - Timestamps and seeds are kept exactly; `auto_now` fields are written back after the insert.
@@ -78,6 +79,7 @@ AUDIT = "tournaments.auditentry"
 ACCOUNT = "auth.user"
 PRESET = "tournaments.rulepreset"
 PRINTOUT = "tournaments.printout"
+LEDGER = "tournaments.ledgerentry"
 
 # Every model with a foreign-key path to Tournament; `scoped_models()` finds them from _meta.
 MODELS = frozenset(
@@ -109,6 +111,9 @@ MODELS = frozenset(
         "scoring.tableresult",
         "scoring.rollcredit",
         "scoring.cardentry",
+        LEDGER,
+        "tournaments.cashbox",
+        "tournaments.cashbooksettings",
     }
 )
 ACCOUNT_FIELDS = (
@@ -134,6 +139,7 @@ PLAIN_JSON = frozenset(
         (CATEGORY, "amounts_cents"),
         ("scoring.tableresult", "tie_break"),
         ("scoring.cardentry", "rounds"),
+        ("tournaments.cashbox", "counts"),
     }
 )
 
@@ -402,6 +408,8 @@ def _export(tournament: Tournament) -> dict[str, Any]:
         rows[_label(model)] = [_row(obj) for obj in objs]
     for printout in rows["tournaments.printout"]:
         printout["file"] = ""  # the PDFs stay behind (see the module's docstring)
+    for entry in rows[LEDGER]:
+        entry["receipt"] = ""  # receipts stay behind like the PDFs; the entry travels
     presets = _presets_of(tournament.preset)
     users: set[int] = {p["owner"] for p in presets if p["owner"] is not None}
     for model in insert_order():
@@ -685,6 +693,8 @@ class _Importer:
             relabelled = self.relabel.row(model, {**row, **{f.name: None for f in own}})
             if model is Printout:
                 relabelled["file"] = ""  # the PDF never travels (see the module's docstring)
+            if label == LEDGER:
+                relabelled["receipt"] = ""
             objs.append(_build(model, relabelled))
         model._base_manager.bulk_create(objs, batch_size=500)
         mine = self.ids.setdefault(label, {})

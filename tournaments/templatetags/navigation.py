@@ -31,6 +31,7 @@ GROUPS = [
         [
             ("Prizes", "prizes", "prizes.award"),
             ("Prize table", "payouts", "payouts.pay"),
+            ("Cash book", "cashbook", "money.view"),
             ("Printouts", "printouts", "printouts.make"),
         ],
     ),

@@ -5,6 +5,7 @@ swap only their own part of the page plus the counts (out of band). Without Java
 same forms are plain GETs and POSTs that redirect back to the desk.
 """
 
+import uuid
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -15,9 +16,12 @@ from django.urls import path, reverse
 from django.views.generic import View
 from django_htmx.http import HttpResponseClientRedirect, replace_url
 
+from .. import cashbook as book
+from ..forms.cashbook import FeeForm
 from ..forms.checkin import WalkInForm
 from ..forms.search import SearchForm
 from ..permissions import TournamentPermissionMixin, permissions_of
+from ..services import cashbook
 from ..services import checkin as service
 from ..services.errors import UserFacingError
 from ..services.tournaments import counts
@@ -52,12 +56,27 @@ class CheckInPermissionMixin(TournamentPermissionMixin):
     def results_context(self, query: str) -> dict:
         if query:
             found = service.search(self.tournament, query)
-            return {"q": query, "players": found.players, "more": found.more, "recent": False}
+            return {
+                "q": query,
+                "players": keyed(found.players),
+                "more": found.more,
+                "recent": False,
+            }
         return {
             "q": "",
-            "players": service.recent_check_ins(self.tournament),
+            "players": keyed(service.recent_check_ins(self.tournament)),
             "more": False,
             "recent": True,
+        }
+
+    def money_context(self) -> dict:
+        """What the rows need to take a fee: the amount, and whether this person may."""
+        cents = cashbook.fee_cents(self.tournament)
+        codes = permissions_of(self.request.user, self.tournament)
+        return {
+            "fee": book.dollars(cents),
+            "takes_fees": cents > 0 and "money.record" in codes,
+            "paid_methods": PAID_METHODS,
         }
 
     def desk_context(self, query: str = "", **kwargs) -> dict:
@@ -67,6 +86,7 @@ class CheckInPermissionMixin(TournamentPermissionMixin):
             "tournament": self.tournament,
             "perms_here": permissions_of(self.request.user, self.tournament),
             "counts": counts(self.tournament),
+            **self.money_context(),
             **self.results_context(query),
             **kwargs,
         }
@@ -75,8 +95,20 @@ class CheckInPermissionMixin(TournamentPermissionMixin):
         """A fragment plus the counts, swapped out of band so they stay current."""
         context.setdefault("tournament", self.tournament)
         context.setdefault("counts", counts(self.tournament))
+        for name, value in self.money_context().items():
+            context.setdefault(name, value)
         context.setdefault("oob", True)
         return TemplateResponse(self.request, template, context)
+
+
+PAID_METHODS = [(m, book.METHOD_LABELS[m]) for m in book.METHODS if m != book.COMPED]
+
+
+def keyed(players):
+    """Gives each row its own idempotency key for the fee buttons, made as the row is shown."""
+    for player in players:
+        player.pay_key = uuid.uuid4()
+    return players
 
 
 class CheckInDeskView(CheckInPermissionMixin, View):
@@ -119,15 +151,17 @@ class PlayerActionView(CheckInPermissionMixin, View):
         except UserFacingError as exc:
             level, message = "danger", exc.message
         else:
-            player = outcome.player
             level = "success" if outcome.changed else "warning"
             message = outcome.message
-        if not request.htmx:
-            messages.add_message(request, MESSAGE_LEVELS[level], message)
+        return self.answer(player, query, level, message)
+
+    def answer(self, player, query: str, level: str, message: str):
+        if not self.request.htmx:
+            messages.add_message(self.request, MESSAGE_LEVELS[level], message)
             return redirect(self.desk_url(query))
         return self.partial(
             "tournaments/checkin/_row_swap.html",
-            player=player,
+            player=keyed([service.one_with_fee(player)])[0],
             q=query,
             row_message=message,
             row_level=level,
@@ -142,6 +176,30 @@ class UndoCheckInView(PlayerActionView):
     action = staticmethod(service.undo_check_in)
 
 
+class FeeView(PlayerActionView):
+    """One tap on the row: the fee taken by the method pressed (and checked in, if not yet)."""
+
+    permission = "money.record"
+
+    def post(self, request, slug, pk):
+        player = service.find_player(self.tournament, pk)
+        form = FeeForm(request.POST)
+        query = self.query(request.POST)
+        if not form.is_valid():
+            error = next(iter(form.errors.values()))[0]
+            return self.answer(player, query, "danger", f"Not recorded: {error}")
+        d = form.cleaned_data
+        try:
+            outcome = cashbook.pay_fee(
+                player, method=d["method"], reason=d["reason"], actor=request.user, key=d["key"]
+            )
+        except UserFacingError as exc:
+            return self.answer(player, query, "danger", f"Not recorded: {exc.message}")
+        return self.answer(
+            player, query, "success" if outcome.changed else "warning", outcome.message
+        )
+
+
 class WalkInView(CheckInPermissionMixin, View):
     """Registers and checks in a player in one step; errors keep what was typed."""
 
@@ -152,7 +210,15 @@ class WalkInView(CheckInPermissionMixin, View):
         player = None
         if form.is_valid():
             try:
-                player = service.walk_in(self.tournament, form.registrant(), actor=request.user)
+                player = cashbook.walk_in(
+                    self.tournament,
+                    form.registrant(),
+                    method=form.cleaned_data["payment"]
+                    if self.money_context()["takes_fees"]
+                    else "",
+                    actor=request.user,
+                    key=form.cleaned_data["key"],
+                )
             except UserFacingError as exc:
                 form.add_error(exc.field, exc.message)
         if request.htmx:
@@ -172,6 +238,7 @@ urlpatterns = [
     path("t/<slug:slug>/manage/checkin/search/", SearchView.as_view(), name="checkin-search"),
     path("t/<slug:slug>/manage/checkin/walk-in/", WalkInView.as_view(), name="checkin-walk-in"),
     path("t/<slug:slug>/manage/checkin/<int:pk>/in/", CheckInView.as_view(), name="checkin-player"),
+    path("t/<slug:slug>/manage/checkin/<int:pk>/pay/", FeeView.as_view(), name="checkin-pay"),
     path(
         "t/<slug:slug>/manage/checkin/<int:pk>/undo/",
         UndoCheckInView.as_view(),

@@ -59,6 +59,8 @@ WHAT_EACH_IS = {
     "table and the winner.",
     Printout.Kind.PAYOUT_SHEET: "Every prize with its winner and amount, and boxes for "
     '"ID checked" and "paid by".',
+    Printout.Kind.CHARITY_SUMMARY: "The night's money for the charity: money in by method, "
+    "donations, prizes paid and given back, expenses and the net raised.",
 }
 
 

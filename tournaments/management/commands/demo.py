@@ -78,7 +78,7 @@ class Command(BaseCommand):
         current = rounds.start_next_round(stage, actor=accounts["organiser"])
 
         # A second event, played to the end, so the results, the final table, the prize
-        # table and the ledger have something to show.
+        # table, the ledger and the cash book have something to show.
         finished = rehearse(
             players=players, preset="mesquite", seed=seed + 1, slug=FINISHED_SLUG
         ).tournament
@@ -102,6 +102,10 @@ class Command(BaseCommand):
         )
         self.stdout.write(
             f"Finished event: /t/{FINISHED_SLUG}/results/ (standings, final table, prizes paid)"
+        )
+        self.stdout.write(
+            f"  Cash book: /t/{FINISHED_SLUG}/manage/cashbook/ (fees, donations, a prize given "
+            "back, expenses, both cash boxes counted and closed)"
         )
         self.stdout.write("Accounts (passwords are new each time the demo loads):")
         for username, password in passwords.items():

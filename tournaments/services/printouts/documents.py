@@ -32,6 +32,7 @@ from ...models import (
     Tournament,
 )
 from ...prizes import OVERALL
+from .. import cash_summary
 from ..advancement import plan_stage
 from ..errors import UserFacingError
 from .links import card_url, site_url
@@ -41,6 +42,8 @@ NEEDS_STAGE = frozenset(
     {Kind.SCORE_CARDS, Kind.TALLY_SHEETS, Kind.SEATING_CHARTS, Kind.PACKET, Kind.RESULTS}
 )
 TAKES_POD = frozenset({Kind.SCORE_CARDS, Kind.TALLY_SHEETS, Kind.SEATING_CHARTS, Kind.PACKET})
+# Documents about the whole evening: never tied to a stage.
+WHOLE_EVENT = frozenset({Kind.PAYOUT_SHEET, Kind.CHARITY_SUMMARY})
 _PAGE = re.compile(rb"/Type\s*/Page\b(?!s)")
 
 
@@ -321,6 +324,9 @@ def render(printout: Printout, progress=None) -> bytes:
         return pdf.results_sheet(event, results_info(stage), size, progress)
     if kind == Kind.PAYOUT_SHEET:
         return pdf.payout_sheet(event, payout_lines(tournament), size, progress)
+    if kind == Kind.CHARITY_SUMMARY:
+        night = cash_summary.summary(tournament)
+        return pdf.charity_summary(event, night.figures(), night.thank_you, size, progress)
     raise UserFacingError(f"Unknown printout {kind!r}.")
 
 
@@ -331,7 +337,7 @@ def page_count(data: bytes) -> int:
 def file_name(printout: Printout) -> str:
     """What the download is called (the stored name is random)."""
     parts = [printout.tournament.slug, printout.kind.replace("_", "-")]
-    if printout.stage is not None and printout.kind != Kind.PAYOUT_SHEET:
+    if printout.stage is not None and printout.kind not in WHOLE_EVENT:
         parts.append(printout.stage.kind.replace("_", "-"))
     if printout.pod is not None:
         parts.append(f"pod-{printout.pod.number}")

@@ -32,7 +32,15 @@ from ...models.printouts import FOLDER, KEEP_FOR, new_file_name
 from .. import audit
 from ..errors import UserFacingError
 from . import documents
-from .documents import NEEDS_STAGE, TAKES_POD, Kind, describe, page_count, printable_stages
+from .documents import (
+    NEEDS_STAGE,
+    TAKES_POD,
+    WHOLE_EVENT,
+    Kind,
+    describe,
+    page_count,
+    printable_stages,
+)
 from .links import site_url
 
 log = logging.getLogger(__name__)
@@ -176,7 +184,7 @@ def request_printout(
     if kind in NEEDS_STAGE and stage is None:
         stages = printable_stages(tournament)
         stage = stages[0] if stages else None
-    if kind == Kind.PAYOUT_SHEET:
+    if kind in WHOLE_EVENT:
         stage = None
     _check(tournament, kind, stage, pod, pagesize)
     printout = Printout.objects.create(

@@ -2,8 +2,6 @@
 charity; every payment and void; and the same as CSV, neutralised for spreadsheets.
 """
 
-import csv
-import io
 from dataclasses import dataclass
 
 from django.http import HttpResponse
@@ -14,7 +12,7 @@ from ...forms.prizes import dollars
 from ...models import Payout, PrizeCategory
 from ...permissions import PUBLIC, has_permission
 from ...services import prizes as service
-from ...services.csv_io import neutralise
+from ...services.csv_io import neutralise, to_csv
 from .common import AWARD, PAY, PrizePageMixin, where
 
 
@@ -100,7 +98,10 @@ class LedgerView(PrizePageMixin, LedgerAccessMixin, View):
                 dollars(books.voided_cents),
             ),
             fees=dollars(books.fees_cents),
-            fee=dollars(books.entry_fee_cents),
+            money_in=dollars(books.book.money_in_cents),
+            donations=dollars(books.book.donations_cents),
+            given_back=dollars(books.book.given_back_cents),
+            expenses=dollars(books.book.expenses_cents),
             charity=dollars(books.charity_cents),
             short=books.charity_cents < 0,
             events=events,
@@ -180,13 +181,17 @@ def ledger_csv_rows(tournament) -> list[list]:
             money(books.voided_cents),
         ]
     )
+    book = books.book
     rows.append(
         [
             "entry fees",
-            f"{books.players_paid_entry} checked in x {money(books.entry_fee_cents)}",
+            f"{books.players_paid_entry} recorded, {book.comped_count} comped",
             money(books.fees_cents),
         ]
     )
+    rows.append(["donations", "", money(book.donations_cents)])
+    rows.append(["given back", "", money(book.given_back_cents)])
+    rows.append(["expenses", "", money(book.expenses_cents)])
     rows.append(["to the charity", neutralise(tournament.charity), money(books.charity_cents)])
     return rows
 
@@ -196,9 +201,8 @@ class LedgerCsvView(PrizePageMixin, LedgerAccessMixin, View):
     http_method_names = ["get"]
 
     def get(self, request, slug):
-        out = io.StringIO()
-        out.write("\ufeff")  # so Excel reads it as UTF-8
-        csv.writer(out).writerows(ledger_csv_rows(self.tournament))
-        response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+        response = HttpResponse(
+            to_csv(ledger_csv_rows(self.tournament)), content_type="text/csv; charset=utf-8"
+        )
         response["Content-Disposition"] = f'attachment; filename="{slug}-ledger.csv"'
         return response

@@ -129,17 +129,21 @@ class PayView(PrizePageMixin, View):
     def post(self, request, slug, award_pk):
         form = PayForm(request.POST)
         if not form.is_valid():
+            if "give_back" in form.errors:
+                return self.page(form, error=f"Not paid: {form.errors['give_back'][0]}")
             return self.page(
                 form,
                 error="Not paid. Tick both boxes: the winner must be here in person, "
                 "with a photo ID you checked.",
             )
+        back = form.cleaned_data["give_back"]
         try:
             payout = service.pay(
                 self.award,
                 actor=request.user,
                 present=form.cleaned_data["present"],
                 id_checked=form.cleaned_data["id_checked"],
+                give_back_cents=back,
             )
         except UserFacingError as exc:
             return self.page(form, error=exc.message, status=409)
@@ -147,7 +151,8 @@ class PayView(PrizePageMixin, View):
         messages.success(
             request,
             f"Paid {dollars(payout.amount_cents)} to {player.name} ({player.code}) for "
-            f"{self.award.category.label}, {where(self.award.scope_group).lower()}.",
+            f"{self.award.category.label}, {where(self.award.scope_group).lower()}."
+            + (f" {dollars(back)} given back to the charity: thank you!" if back else ""),
         )
         return redirect(payouts_url(slug, form.cleaned_data["q"]))
 

@@ -24,6 +24,7 @@ from ...models import (
     TravelingPass,
 )
 from ...prizes import OVERALL, Award, PrizeTie, Unawarded
+from ...services import cash_planner
 from ...services import prizes as service
 from ...services.errors import UserFacingError
 from .common import (
@@ -152,6 +153,7 @@ class PrizeWinnersView(PrizePageMixin, View):
         budget = budget_context(t, planned_or_listed)
         return self.render(
             "winners.html",
+            **cash_planner.page_context(t, planned),
             categories=categories,
             picks=self.picks(categories, totals, names),
             traveling=self.traveling(t, categories, totals, players),

@@ -1,0 +1,85 @@
+"""In Chromium: the night's money from the door to the charity. The desk checks in a paying
+player and a comped one, each in one tap on their row; the prize table pays a prize and
+records the part the winner gives back; the organiser counts the desk's box, finds it short,
+says why and closes it; and the summary shows the net raised."""
+
+from urllib.parse import urlsplit
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import PlayerFactory
+from tests.helpers import awarded_directly, charging, log_in
+from tournaments import cashbook as book
+from tournaments.models import CashBox, LedgerEntry
+from tournaments.services import cashbook
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SCREENSHOTS = "/tmp/cash-book-{}.png"
+
+
+def test_desk_prize_table_count_and_summary(page, tournament, organiser):
+    from playwright.sync_api import expect
+
+    charging(tournament)
+    paula = PlayerFactory(tournament=tournament, name="Paula Payer")
+    cora = PlayerFactory(tournament=tournament, name="Cora Comped")
+    (award,) = awarded_directly(tournament, [paula], cents=10_00)
+    desk = reverse("checkin-desk", args=[tournament.slug])
+    log_in(page, organiser, desk)
+
+    # A paying player: one tap on "Cash" checks her in and records the fee.
+    page.get_by_label("Name, code or e-mail").fill("Paula")
+    row = page.locator(f"#player-{paula.pk}")
+    row.get_by_role("button", name="Paula Payer paid $20.00 by cash").click()
+    expect(row.locator(".fee-status")).to_have_text("Paid $20.00 · cash")
+    expect(row).to_contain_text("Checked in")
+    # A comped volunteer: the reason, then "Comp", on the same row.
+    page.get_by_label("Name, code or e-mail").fill("Cora")
+    row = page.locator(f"#player-{cora.pk}")
+    row.get_by_label("Comped, because").fill("Volunteer")
+    row.get_by_role("button", name="Comp Cora Comped").click()
+    expect(row.locator(".fee-status")).to_have_text("Comped")
+    page.screenshot(path=SCREENSHOTS.format("desk"), full_page=True)
+
+    # The prize table: Paula wins $10.00 and gives $5.00 back.
+    page.goto(reverse("payout-pay", args=[tournament.slug, award.pk]))
+    page.get_by_label("The winner is here in person").check()
+    page.get_by_label("I checked their photo ID").check()
+    page.get_by_label("Given back to the charity ($, optional)").fill("5")
+    page.get_by_role("button", name="Pay $10.00").click()
+    expect(page.locator(".alert-success")).to_contain_text("$5.00 given back to the charity")
+
+    # The desk's box: $20.00 expected, $15.00 counted, the reason, closed.
+    box = reverse("cash-box", args=[tournament.slug, "desk"])
+    page.goto(box)
+    expect(page.locator("#box-expected")).to_have_text("$20.00")
+    page.get_by_label("$10 bills").fill("1")
+    page.get_by_label("$5 bills").fill("1")
+    page.get_by_role("button", name="Record the count and close the box").click()
+    expect(page.locator(".invalid-feedback, .alert-danger").first).to_contain_text(
+        "say why they differ"
+    )
+    page.get_by_label("Why the count differs (if it does)").fill("Change given for a $20")
+    page.get_by_role("button", name="Record the count and close the box").click()
+    page.wait_for_url(lambda url: urlsplit(url).path == box)
+    expect(page.locator("#box-difference")).to_have_text("-$5.00")
+    expect(page.locator("#box-closed")).to_contain_text("Change given for a $20")
+    page.screenshot(path=SCREENSHOTS.format("box"), full_page=True)
+    closed = CashBox.objects.get(tournament=tournament, key="desk")
+    assert (closed.counted_cents, closed.expected_cents) == (15_00, 20_00)
+
+    # The summary for the charity: $20 fee + $5 given back - $10 prize = $15 raised.
+    page.get_by_role("link", name="For the charity").click()
+    expect(page.locator("#summary-net")).to_contain_text("$15.00")
+    expect(page.locator("#thank-you")).to_contain_text("raised $15.00")
+    page.screenshot(path=SCREENSHOTS.format("summary"), full_page=True)
+    t = cashbook.totals(tournament)
+    assert (t.fees_cents, t.comped_count, t.given_back_cents, t.net_raised_cents) == (
+        20_00,
+        1,
+        5_00,
+        15_00,
+    )
+    assert LedgerEntry.objects.filter(kind=book.FEE).count() == 2

@@ -1,0 +1,156 @@
+"""The cash book's services: every amount exact to the cent, nothing edited, boxes closing."""
+
+import uuid
+
+import pytest
+
+from tests.factories import PlayerFactory
+from tests.helpers import awarded_directly, charging
+from tournaments import cashbook as book
+from tournaments.models import AuditEntry, CashBox, LedgerEntry
+from tournaments.models.cashbook import Immutable
+from tournaments.services import cash_boxes, cashbook, prizes
+from tournaments.services.errors import UserFacingError
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def event(tournament):
+    return charging(tournament)
+
+
+@pytest.fixture
+def players(event):
+    return PlayerFactory.create_batch(4, tournament=event)
+
+
+def test_fees_donations_prizes_give_backs_reversals_and_expenses_add_up(event, players, organiser):
+    cashbook.pay_fee(players[0], method=book.CASH, actor=organiser)
+    cashbook.pay_fee(players[1], method=book.CARD, actor=organiser)
+    cashbook.pay_fee(players[2], method=book.COMPED, reason="Volunteer", actor=organiser)
+    mistake = cashbook.pay_fee(players[3], method=book.CASH, actor=organiser).entry
+    cashbook.reverse(mistake, actor=organiser, reason="Paid online the day before")
+    cashbook.pay_fee(players[3], method=book.ONLINE, actor=organiser)
+    cashbook.donate(
+        event, amount_cents=12_34, method=book.CASH, box=book.DESK, donor="Ann", actor=organiser
+    )
+    (award,) = awarded_directly(event, players[:1], cents=75_01)
+    prizes.pay(award, actor=organiser, present=True, id_checked=True, give_back_cents=25_00)
+    cashbook.expense(
+        event, amount_cents=9_99, method=book.CASH, box=book.DESK, note="Dice", actor=organiser
+    )
+    t = cashbook.totals(event)
+    assert t.fees_cents == 60_00 and t.fees_count == 4 and t.comped_count == 1
+    assert t.donations_cents == 12_34
+    assert t.prizes_paid_cents == 75_01 and t.given_back_cents == 25_00
+    assert t.expenses_cents == 9_99
+    assert t.money_in_cents == 60_00 + 12_34 + 25_00
+    assert t.net_raised_cents == 97_34 - 75_01 - 9_99 == 12_34
+    assert book.balance(cashbook.entries(event)) == t.net_raised_cents
+    # Reversing keeps both entries.
+    assert LedgerEntry.objects.filter(pk=mistake.pk).exists()
+    assert LedgerEntry.objects.get(reverses=mistake).amount_cents == 20_00
+    assert cash_boxes.expected_cash(event, book.DESK) == 20_00 + 12_34 - 9_99
+    assert cash_boxes.expected_cash(event, book.PRIZE_TABLE) == -75_01 + 25_00
+    assert prizes.ledger(event).fees_cents == 60_00
+    assert prizes.ledger(event).charity_cents == 97_34 - 75_01 - 9_99
+    assert AuditEntry.objects.filter(action__startswith="cashbook.").count() == 10
+
+
+def test_entries_are_never_edited_or_deleted(event, players, organiser):
+    entry = cashbook.pay_fee(players[0], method=book.CASH, actor=organiser).entry
+    entry.amount_cents = 1
+    with pytest.raises(Immutable):
+        entry.save()
+    with pytest.raises(Immutable):
+        entry.delete()
+    with pytest.raises(UserFacingError, match="Say why"):
+        cashbook.reverse(entry, actor=organiser, reason=" ")
+    reversal = cashbook.reverse(entry, actor=organiser, reason="Wrong person").entry
+    with pytest.raises(UserFacingError, match="already reversed"):
+        cashbook.reverse(entry, actor=organiser, reason="again")
+    with pytest.raises(UserFacingError, match="cannot itself"):
+        cashbook.reverse(reversal, actor=organiser, reason="again")
+
+
+def test_one_fee_per_player_and_the_same_key_returns_the_first_outcome(event, players, organiser):
+    key = uuid.uuid4()
+    first = cashbook.pay_fee(players[0], method=book.CASH, actor=organiser, key=key)
+    again = cashbook.pay_fee(players[0], method=book.CARD, actor=organiser, key=key)
+    assert first.changed and not again.changed and again.entry == first.entry
+    other = cashbook.pay_fee(players[0], method=book.CARD, actor=organiser)
+    assert not other.changed and "already paid" in other.message
+    assert LedgerEntry.objects.filter(player=players[0]).count() == 1
+    players[0].refresh_from_db()
+    assert players[0].checked_in  # one tap checks in and pays
+
+
+def test_checked_in_unpaid_owes_then_pays(event, players, organiser):
+    from tournaments.services import checkin
+
+    checkin.check_in(players[0], organiser)
+    assert list(cashbook.owing(event)) == [players[0]]
+    event.check_in_open = False
+    event.save()
+    paid = cashbook.pay_fee(players[0], method=book.CASH, actor=organiser)  # later, desk closed
+    assert list(cashbook.owing(event)) == []
+    cashbook.reverse(paid.entry, actor=organiser, reason="The note was a fake")
+    assert list(cashbook.owing(event)) == [players[0]]  # owes again
+
+
+def test_comped_needs_a_reason(event, players, organiser):
+    with pytest.raises(UserFacingError, match="comped"):
+        cashbook.pay_fee(players[0], method=book.COMPED, actor=organiser)
+    assert not LedgerEntry.objects.exists()
+
+
+def test_a_closed_box_refuses_entries(event, players, organiser):
+    cash_boxes.set_float(event, book.DESK, 50_00, actor=organiser)
+    cashbook.pay_fee(players[0], method=book.CASH, actor=organiser)
+    with pytest.raises(UserFacingError, match="say why"):
+        cash_boxes.close_box(event, book.DESK, {2000: 3}, reason="", actor=organiser)
+    box = cash_boxes.close_box(
+        event, book.DESK, {2000: 3, 500: 1}, reason="Kept $5 float aside", actor=organiser
+    )
+    assert box.counted_cents == 65_00 and box.expected_cents == 70_00
+    assert box.difference_cents == -5_00 and box.closed_by == organiser
+    with pytest.raises(UserFacingError, match="closed"):
+        cashbook.pay_fee(players[1], method=book.CASH, actor=organiser)
+    with pytest.raises(UserFacingError, match="closed"):
+        cashbook.donate(event, amount_cents=1, method=book.CARD, box=book.DESK, actor=organiser)
+    with pytest.raises(UserFacingError, match="closed"):
+        cash_boxes.close_box(event, book.DESK, {}, reason="again", actor=organiser)
+    assert LedgerEntry.objects.count() == 1
+    assert AuditEntry.objects.filter(action="cashbook.box_closed").count() == 1
+    # A mistake found after the count is still put right, outside the counted box.
+    fee = LedgerEntry.objects.get()
+    made = cashbook.reverse(fee, actor=organiser, reason="Paid twice").entry
+    assert made.box == "" and "after the desk was counted" in made.note
+    assert cashbook.totals(event).fees_cents == 0
+    assert cash_boxes.expected_cash(event, book.DESK) == 70_00  # the count stands
+    # The prize table's box is still open.
+    cashbook.donate(event, amount_cents=1, method=book.CASH, box=book.PRIZE_TABLE, actor=organiser)
+    assert CashBox.objects.get(tournament=event, key=book.PRIZE_TABLE).closed_at is None
+
+
+def test_a_voided_prize_reverses_its_entries(event, players, organiser):
+    (award,) = awarded_directly(event, players[:1], cents=40_00)
+    payout = prizes.pay(
+        award, actor=organiser, present=True, id_checked=True, give_back_cents=40_00
+    )
+    prizes.void(payout, actor=organiser, reason="Wrong winner")
+    t = cashbook.totals(event)
+    assert t.prizes_paid_cents == 0 and t.given_back_cents == 0
+    assert LedgerEntry.objects.filter(kind=book.REVERSAL).count() == 2
+    with pytest.raises(UserFacingError, match="at most"):
+        prizes.pay(award, actor=organiser, present=True, id_checked=True, give_back_cents=40_01)
+    assert award.payouts.filter(voided_at__isnull=True).count() == 0
+
+
+def test_a_closed_prize_box_refuses_a_payment(event, players, organiser):
+    (award,) = awarded_directly(event, players[:1], cents=40_00)
+    cash_boxes.close_box(event, book.PRIZE_TABLE, {}, reason="", actor=organiser)
+    with pytest.raises(UserFacingError, match="closed"):
+        prizes.pay(award, actor=organiser, present=True, id_checked=True)
+    assert not award.payouts.exists()

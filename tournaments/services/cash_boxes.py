@@ -1,0 +1,72 @@
+"""The night's cash boxes (the desk, the prize table): the opening float, the cash the book
+expects, and the count at the end of the night by denomination, which closes the box. A
+closed box refuses entries (`cashbook.open_box`), so its count stays true.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from .. import cashbook as book
+from ..models import CashBox, Tournament
+from . import audit
+from .cashbook import entries, open_box
+from .errors import UserFacingError
+
+
+def expected_cash(tournament: Tournament, key: str) -> int:
+    box = CashBox.objects.filter(tournament=tournament, key=key).first()
+    return book.expected_cash(entries(tournament), key, box.float_cents if box else 0)
+
+
+@transaction.atomic
+def set_float(tournament: Tournament, key: str, cents: int, *, actor) -> CashBox:
+    """The cash put in a box before the doors open (change, prize money): not money raised."""
+    if not 0 <= cents <= book.MAX_CENTS:
+        raise UserFacingError("Enter an amount of zero or more.", field="amount")
+    box = open_box(tournament, key)
+    was, box.float_cents = box.float_cents, cents
+    box.save(update_fields=["float_cents"])
+    audit.record(
+        "cashbook.float",
+        f"{box}: opening float {book.dollars(cents)} (was {book.dollars(was)})",
+        actor=actor,
+        tournament=tournament,
+        target=box,
+        data={"float_cents": cents, "was_cents": was},
+    )
+    return box
+
+
+@transaction.atomic
+def close_box(
+    tournament: Tournament, key: str, counts: dict[int, int], *, reason: str, actor
+) -> CashBox:
+    """Records the count by denomination and closes the box; a difference needs a reason."""
+    box = open_box(tournament, key)
+    counted = book.counted_cents(counts)
+    expected = book.expected_cash(entries(tournament), key, box.float_cents)
+    reason = " ".join(reason.split())[:300]
+    if counted != expected and not reason:
+        raise UserFacingError(
+            f"The count is {book.dollars(counted)} but the book expects "
+            f"{book.dollars(expected)}: say why they differ.",
+            field="reason",
+        )
+    box.counts = {str(value): n for value, n in counts.items() if n}
+    box.counted_cents, box.expected_cents = counted, expected
+    box.difference_reason = reason
+    box.closed_at = timezone.now()
+    box.closed_by = actor if actor is not None and actor.is_authenticated else None
+    box.save()
+    audit.record(
+        "cashbook.box_closed",
+        f"{box} closed: counted {book.dollars(counted)}, expected {book.dollars(expected)}"
+        + (f" ({reason})" if reason else ""),
+        actor=actor,
+        tournament=tournament,
+        target=box,
+        data={"counted_cents": counted, "expected_cents": expected, "counts": box.counts},
+    )
+    return box

@@ -1,0 +1,112 @@
+"""The prize-pool planner: the organiser's floor for the charity's share, the projected
+figures the prize pages show, and the board's switch for the running total raised.
+
+Projected money in is what was recorded plus the fees still owed by players checked in;
+prizes are the awards once made, or until then the prize list over the pods drawn (or the
+pods the check-ins would fill). The arithmetic is `cashbook.project`.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from .. import cashbook as book
+from ..models import CashBookSettings, Player, Stage, Tournament
+from . import audit, cashbook
+from .stages import POD_SIZE
+
+
+def settings_for(tournament: Tournament) -> CashBookSettings:
+    """The tournament's settings, unsaved defaults when the organiser never set any."""
+    found = CashBookSettings.objects.filter(tournament=tournament).first()
+    return found or CashBookSettings(tournament=tournament)
+
+
+@transaction.atomic
+def save_settings(
+    tournament: Tournament, *, floor_kind: str, floor_value: int, board_shows_raised: bool, actor
+) -> CashBookSettings:
+    settings, _ = CashBookSettings.objects.select_for_update().get_or_create(tournament=tournament)
+    settings.floor_kind, settings.floor_value = floor_kind, floor_value
+    settings.board_shows_raised = board_shows_raised
+    settings.save()
+    audit.record(
+        "cashbook.settings",
+        f"Charity floor: {settings.floor.describe()}; board shows the total raised: "
+        + ("yes" if board_shows_raised else "no"),
+        actor=actor,
+        tournament=tournament,
+        target=settings,
+    )
+    return settings
+
+
+def shown(p: book.Projection) -> dict[str, str]:
+    """The projection's figures as the pages print them."""
+    return {
+        "money_in": book.dollars(p.money_in_cents),
+        "prizes": book.dollars(p.prizes_cents),
+        "expenses": book.dollars(p.expenses_cents),
+        "charity": book.dollars(p.charity_cents),
+        "floor": book.dollars(p.floor_cents),
+        "room": book.dollars(p.room_cents),
+    }
+
+
+def page_context(tournament: Tournament, prizes_cents: int | None = None) -> dict:
+    """What the planner's card (cashbook/_planner.html) shows."""
+    p = projection(tournament, prizes_cents)
+    return {"projection": p, "projected": shown(p), "settings": settings_for(tournament)}
+
+
+def board_total(tournament: Tournament) -> str:
+    """The running total raised for the projector, or "" while the organiser's switch is off.
+    Reads the settings the board's query brought along (no query of its own when off)."""
+    try:
+        settings = tournament.cashbook_settings
+    except CashBookSettings.DoesNotExist:
+        return ""
+    if not settings.board_shows_raised:
+        return ""
+    return book.dollars(max(cashbook.totals(tournament).net_raised_cents, 0))
+
+
+def _pods(tournament: Tournament, stage_kind: str, players: int) -> int:
+    stage = tournament.stages.filter(kind=stage_kind).first()
+    drawn = stage.pods.count() if stage is not None else 0
+    if drawn or stage_kind != Stage.Kind.QUALIFYING:
+        return drawn
+    return max(1, -(-players // POD_SIZE))
+
+
+def planned_prizes_cents(tournament: Tournament, players: int) -> int:
+    """What the prize list will pay: the awards once made, else the list over the pods."""
+    awarded = sum(tournament.awards.current().values_list("amount_cents", flat=True))
+    if awarded:
+        return awarded
+    total = 0
+    pods: dict[str, int] = {}
+    for category in tournament.prize_categories.all():
+        groups = 1
+        if category.scope == "pod":
+            if category.stage_kind not in pods:
+                pods[category.stage_kind] = _pods(tournament, category.stage_kind, players)
+            groups = pods[category.stage_kind]
+        total += sum(category.amounts_cents) * groups
+    return total
+
+
+def projection(tournament: Tournament, prizes_cents: int | None = None) -> book.Projection:
+    """The night as planned; `prizes_cents` is the prizes about to be awarded, when known."""
+    arrived = tournament.players.filter(
+        status=Player.Status.REGISTERED, checked_in_at__isnull=False
+    ).count()
+    owing = cashbook.owing(tournament).count() * cashbook.fee_cents(tournament)
+    return book.project(
+        cashbook.totals(tournament),
+        owing_cents=owing,
+        prizes_cents=planned_prizes_cents(tournament, arrived)
+        if prizes_cents is None
+        else prizes_cents,
+        floor=settings_for(tournament).floor,
+    )
