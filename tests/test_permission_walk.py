@@ -31,7 +31,13 @@ from django.views.generic import TemplateView
 
 from scoring.views.results import PodAccessMixin, stages_newest_first
 from scoring.views.standings import StandingsAccessMixin
-from tests.factories import OrganiserFactory, TournamentFactory, UserFactory, grant
+from tests.factories import (
+    OrganiserFactory,
+    PlayerFactory,
+    TournamentFactory,
+    UserFactory,
+    grant,
+)
 from tournaments.models import Payout, Printout, PrizeAward, Role, RulePreset, Seat
 from tournaments.permissions import (
     AUTHENTICATED,
@@ -43,6 +49,7 @@ from tournaments.permissions import (
     TournamentPermissionMixin,
 )
 from tournaments.services.invitations import invite
+from tournaments.services.player_links import player_token
 from tournaments.services.presets import copy_preset
 from tournaments.services.printouts import card_token
 from tournaments.services.rehearsal import rehearse
@@ -91,6 +98,9 @@ PUBLIC_PAGES = {
     "board",
     "board-live",
     "my-card",
+    "player-page",
+    "player-cancel",
+    "player-card-problem",
 }
 # Views that declare PUBLIC but check codes themselves: any one of these codes opens them.
 GATES = {
@@ -140,6 +150,9 @@ PK_OF = {
     "player-reinstate": "player",
     "checkin-player": "player",
     "checkin-undo": "player",
+    "checkin-party": "player",
+    "waitlist-move": "waiting",
+    "waitlist-seat": "waiting",
     "prize-category-edit": "category",
     "prize-category-delete": "category",
     "printout-status": "printout",
@@ -307,9 +320,11 @@ def world():
     qualifying.pods.get(number=2).staff.add(users["staff_other"])
     seat = Seat.objects.filter(pod__stage=latest, pod__number=1, player__isnull=False).first()
     player = seat.player
+    waiting = PlayerFactory(tournament=t, status="waitlisted", waitlist_position=1)
     objects = SimpleNamespace(
         role=t.roles.get(user=users["staff_other"]).pk,
         player=player.pk,
+        waiting=waiting.pk,
         category=t.prize_categories.order_by("pk").first().pk,
         printout=Printout.objects.filter(tournament=t, status=Printout.Status.DONE).first().pk,
     )
@@ -330,12 +345,16 @@ def world():
         "register-done": signing.dumps(player.pk, salt=CONFIRMATION_SALT),
         "card-check": card_token(player.pk, latest.kind),
         "invitation": invitation.token,
+        "code": player.code,
+        "player-page": player_token(player),
+        "player-cancel": player_token(player),
+        "player-card-problem": player_token(player),
     }
     return SimpleNamespace(tournament=t, users=users, player=player, objects=objects, values=values)
 
 
 # The URL arguments the walk knows how to fill in (beside `pk`, see PK_OF).
-KWARGS = {"slug", "token", "switch", "number", "round_number", "table"} | {
+KWARGS = {"slug", "token", "code", "switch", "number", "round_number", "table"} | {
     "player_pk",
     "award_pk",
     "payout_pk",

@@ -14,6 +14,7 @@ from .views import (
     home,
     invitations,
     people,
+    player_page,
     players,
     presets,
     printouts,
@@ -21,6 +22,7 @@ from .views import (
     registration,
     stage_end,
     stages,
+    waitlist,
 )
 from .views import tournaments as tournament_views
 
@@ -32,8 +34,10 @@ urlpatterns = [
     *people.urlpatterns,
     *invitations.urlpatterns,
     *registration.urlpatterns,
+    *player_page.urlpatterns,
     *players.urlpatterns,
     *checkin.urlpatterns,
+    *waitlist.urlpatterns,
     *audit.urlpatterns,
     *stages.urlpatterns,
     *stage_end.urlpatterns,

@@ -17,6 +17,9 @@ class TournamentForm(forms.ModelForm):
             "venue",
             "entry_fee",
             "capacity",
+            "registration_closes_at",
+            "party_size_max",
+            "party_fit",
             "qualifying_sets",
             "preset",
             "wins_places",
@@ -24,7 +27,12 @@ class TournamentForm(forms.ModelForm):
             "top_both",
             "semi_final_sets",
         ]
-        widgets = {"date": forms.DateInput(attrs={"type": "date"})}
+        widgets = {
+            "date": forms.DateInput(attrs={"type": "date"}),
+            "registration_closes_at": forms.DateTimeInput(
+                attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+            ),
+        }
         labels = {
             "preset": "Rule preset",
             "entry_fee": "Entry fee ($)",
@@ -57,7 +65,7 @@ class TournamentForm(forms.ModelForm):
             presets = presets | RulePreset.objects.filter(pk=self.instance.preset_id)
         self.fields["preset"].queryset = presets.distinct()
         # Left out (an older form, a script), the advancement settings keep their defaults.
-        for name in self.CUT_FIELDS + ("semi_final_sets",):
+        for name in self.CUT_FIELDS + ("semi_final_sets", "party_size_max", "party_fit"):
             self.fields[name].required = False
 
     def _default(self, name):
@@ -77,6 +85,12 @@ class TournamentForm(forms.ModelForm):
 
     def clean_semi_final_sets(self):
         return self._default("semi_final_sets")
+
+    def clean_party_size_max(self):
+        return self._default("party_size_max")
+
+    def clean_party_fit(self):
+        return self._default("party_fit")
 
     def clean_name(self):
         name = " ".join(self.cleaned_data["name"].split())

@@ -1,7 +1,7 @@
 from .advancement import FinalSeat, FinalTable, FinalThrow, Qualifier
 from .audit import AuditEntry
 from .draws import Draw
-from .players import Player
+from .players import CardProblem, Party, Player
 from .presets import RulePreset
 from .printouts import Printout
 from .prizes import (
@@ -30,6 +30,8 @@ __all__ = [
     "Payout",
     "Invitation",
     "Player",
+    "Party",
+    "CardProblem",
     "Pod",
     "Printout",
     "PrizeAward",

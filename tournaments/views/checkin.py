@@ -20,6 +20,7 @@ from ..forms.search import SearchForm
 from ..permissions import TournamentPermissionMixin, permissions_of
 from ..services import checkin as service
 from ..services.errors import UserFacingError
+from ..services.parties import promoted_to_tell
 from ..services.tournaments import counts
 
 WALK_IN_SESSION_KEY = "checkin_walk_in"
@@ -88,6 +89,7 @@ class CheckInDeskView(CheckInPermissionMixin, View):
             self.tournament.players.filter(pk=walk_in_pk).first() if walk_in_pk else None
         )
         context = self.desk_context(self.query(request.GET), walk_in_player=walk_in_player)
+        context["promoted"] = promoted_to_tell(self.tournament)
         return TemplateResponse(request, DESK_TEMPLATE, context)
 
 

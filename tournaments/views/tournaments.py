@@ -1,4 +1,5 @@
 from django.contrib import messages
+from django.db import transaction
 from django.shortcuts import redirect
 from django.urls import path
 from django.views.generic import CreateView, TemplateView, UpdateView, View
@@ -7,6 +8,7 @@ from ..forms.tournament import TournamentForm
 from ..models import Tournament
 from ..permissions import OrganiserRequiredMixin, TournamentPermissionMixin
 from ..services import tournaments as service
+from ..services import waitlist
 from ..services.errors import UserFacingError
 
 
@@ -38,15 +40,22 @@ class TournamentEditView(TournamentPermissionMixin, UpdateView):
         return {**super().get_form_kwargs(), "user": self.request.user}
 
     def form_valid(self, form):
-        response = super().form_valid(form)
-        service.audit.record(
-            "tournament.edited",
-            f"Details changed: {', '.join(form.changed_data) or 'nothing'}",
-            actor=self.request.user,
-            tournament=self.tournament,
-            data={"fields": form.changed_data},
+        with transaction.atomic():
+            response = super().form_valid(form)
+            service.audit.record(
+                "tournament.edited",
+                f"Details changed: {', '.join(form.changed_data) or 'nothing'}",
+                actor=self.request.user,
+                tournament=self.tournament,
+                data={"fields": form.changed_data},
+            )
+            promoted = []
+            if {"capacity", "party_fit"} & set(form.changed_data):
+                promoted = waitlist.fill_after_change(self.tournament, actor=self.request.user)
+        messages.success(
+            self.request,
+            "Saved." + (f" {len(promoted)} waitlisted player(s) got a place." if promoted else ""),
         )
-        messages.success(self.request, "Saved.")
         return response
 
 
