@@ -161,7 +161,7 @@ def test_card_problem_reaches_the_pods_staff(client, client_for, tournament, org
     assert "Players flagged a problem" in body and "Round 4 was a win" in body
 
 
-def test_party_members_listed_with_status(client, tournament):
+def test_as_many_as_fit_and_the_party_listed_with_status(client, tournament):
     tournament.capacity = 5
     tournament.party_fit = "as_many"
     tournament.save()
@@ -176,3 +176,17 @@ def test_party_members_listed_with_status(client, tournament):
     body = page(client, members[0]).content.decode()
     assert "Cid: on the waitlist" in body
     assert waitlist.position_of(members[2]) == 1
+
+
+PLAYER_PAGE_QUERIES = 15  # measured: the same for 24 and 240 players
+
+
+@pytest.mark.parametrize("players", [24, 240])
+def test_the_page_runs_a_fixed_number_of_queries(players, client, django_assert_max_num_queries):
+    from tournaments.services.rehearsal import rehearse
+
+    r = rehearse(players=players, preset="classic", seed=2, stop_after_round=2)
+    player = r.tournament.players.filter(status="registered").order_by("pk").first()
+    with django_assert_max_num_queries(PLAYER_PAGE_QUERIES):
+        body = page(client, player).content.decode()
+    assert player.name in body and "Partner:" in body

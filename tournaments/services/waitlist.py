@@ -105,8 +105,6 @@ def seat_walk_in(player: Player, stage: Stage, *, actor) -> Player:
     player = tournament.players.get(pk=player.pk)
     if player.status != Player.Status.WAITLISTED:
         raise UserFacingError(f"{player.name} is not on the waitlist.")
-    if not tournament.check_in_open:
-        raise UserFacingError("Check-in is closed; open it on the dashboard first.")
     player.status = Player.Status.REGISTERED
     player.waitlist_position = None
     player.promoted_at = timezone.now()
