@@ -101,6 +101,8 @@ PUBLIC_PAGES = {
     "player-page",
     "player-cancel",
     "player-card-problem",
+    "player-email-again",
+    "code-again",
 }
 # Views that declare PUBLIC but check codes themselves: any one of these codes opens them.
 GATES = {
@@ -349,6 +351,7 @@ def world():
         "player-page": player_token(player),
         "player-cancel": player_token(player),
         "player-card-problem": player_token(player),
+        "player-email-again": player_token(player),
     }
     return SimpleNamespace(tournament=t, users=users, player=player, objects=objects, values=values)
 

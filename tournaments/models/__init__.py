@@ -1,6 +1,7 @@
 from .advancement import FinalSeat, FinalTable, FinalThrow, Qualifier
 from .audit import AuditEntry
 from .draws import Draw
+from .mail import EmailLog
 from .players import CardProblem, Party, Player
 from .presets import RulePreset
 from .printouts import Printout
@@ -27,6 +28,7 @@ __all__ = [
     "RollOff",
     "AuditEntry",
     "Draw",
+    "EmailLog",
     "Payout",
     "Invitation",
     "Player",

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from ..models import CardProblem, Player, Seat
-from . import audit, waitlist
+from ..models import CardProblem, EmailLog, Player, Seat
+from . import audit, mail, waitlist
 from .errors import UserFacingError
 from .registration import lock_tournament
 
@@ -48,6 +48,7 @@ def cancel_own_place(player: Player) -> list[Player]:
         tournament=tournament,
         target=player,
     )
+    mail.queue(player, EmailLog.Kind.CANCELLATION)
     return [] if was_waiting else waitlist.fill_places(tournament)
 
 
@@ -81,3 +82,20 @@ def report_card_problem(player: Player, message: str) -> CardProblem:
         data={"pod": seat.pod.number, "message": message},
     )
     return note
+
+
+@transaction.atomic
+def email_again(player: Player) -> bool:
+    """Sends the confirmation again (the player's page button); False when e-mail is off."""
+    if player.status == Player.Status.WITHDRAWN:
+        raise UserFacingError("This registration is cancelled.")
+    entry = mail.queue(player, EmailLog.Kind.CONFIRMATION)
+    if entry is None:
+        return False
+    audit.record(
+        "email.confirmation_again",
+        f"{player.name} ({player.code}) asked for their confirmation e-mail again",
+        tournament=player.tournament,
+        target=player,
+    )
+    return True

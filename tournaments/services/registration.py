@@ -15,8 +15,8 @@ from django.db.models import Max
 from django.utils import timezone
 
 from .. import waitlist as rules
-from ..models import Party, Player, Tournament
-from . import audit
+from ..models import EmailLog, Party, Player, Tournament
+from . import audit, mail
 from .errors import UserFacingError
 
 
@@ -214,4 +214,33 @@ def register_party(
             target=player,
         )
         players.append(player)
+    _confirm_by_email(players, party)
     return players
+
+
+def _confirm_by_email(players: list[Player], party: Party | None) -> None:
+    """One e-mail to the booker listing the party, plus, with `email_each`, one to every
+    member who gave an address of their own."""
+    booker, others = players[0], players[1:]
+    own = [p for p in others if p.email] if party is not None and party.email_each else []
+    listed = [booker, *(p for p in others if p not in own)]
+    mail.queue(booker, EmailLog.Kind.CONFIRMATION, members=listed)
+    for player in own:
+        mail.queue(player, EmailLog.Kind.CONFIRMATION)
+
+
+@transaction.atomic
+def send_code_again(tournament: Tournament, email: str) -> None:
+    """E-mails an already registered address its own code, to that address only; says
+    nothing to the person asking, so the form does not tell who is registered."""
+    email = email.strip().lower()
+    holder = holding_email(tournament).filter(email=email).first() if email else None
+    if holder is None or not mail.enabled():
+        return
+    mail.queue(holder, EmailLog.Kind.CODE_AGAIN)
+    audit.record(
+        "email.code_again",
+        f"{holder.name} ({holder.code}): registration code e-mailed again on request",
+        tournament=tournament,
+        target=holder,
+    )

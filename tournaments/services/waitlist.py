@@ -12,8 +12,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import waitlist as rules
-from ..models import Player, Stage, Tournament
-from . import audit
+from ..models import EmailLog, Player, Stage, Tournament
+from . import audit, mail
 from .errors import UserFacingError
 from .registration import active_players, lock_tournament
 from .stages import seat_late_arrival
@@ -62,6 +62,7 @@ def fill_places(tournament: Tournament, *, actor=None) -> list[Player]:
             tournament=tournament,
             target=player,
         )
+        mail.queue(player, EmailLog.Kind.PROMOTION)
         promoted.append(player)
     return promoted
 

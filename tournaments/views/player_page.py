@@ -21,7 +21,7 @@ from ..forms.player_page import CardProblemForm
 from ..forms.prizes import dollars
 from ..models import Player
 from ..permissions import PUBLIC, TournamentPermissionMixin
-from ..services import player_self, waitlist
+from ..services import mail, player_self, waitlist
 from ..services.errors import UserFacingError
 from ..services.player_links import player_from_link, player_page_path, qr_svg_path
 from ..services.printouts.links import site_url
@@ -75,6 +75,7 @@ class PlayerPageView(PlayerLinkMixin, View):
             "tournament": self.tournament,
             "player": player,
             "token": self.kwargs["token"],
+            "email_on": mail.enabled(),
             "position": waitlist.position_of(player),
             "placement": placement,
             "state": state,

@@ -76,7 +76,10 @@ class RegisterView(TournamentPermissionMixin, View):
             )
         except UserFacingError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
-            return self.render(form, members)
+            response = self.render(form, members)
+            if exc.field == "email" and "already registered" in exc.message:
+                response.context_data["duplicate_email"] = booker.email
+            return response
         token = signing.dumps(players[0].pk, salt=CONFIRMATION_SALT)
         return redirect("register-done", self.tournament.slug, token)
 

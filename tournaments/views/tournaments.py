@@ -7,8 +7,8 @@ from django.views.generic import CreateView, TemplateView, UpdateView, View
 from ..forms.tournament import TournamentForm
 from ..models import Tournament
 from ..permissions import OrganiserRequiredMixin, TournamentPermissionMixin
+from ..services import mail, waitlist
 from ..services import tournaments as service
-from ..services import waitlist
 from ..services.errors import UserFacingError
 
 
@@ -74,7 +74,9 @@ class DashboardView(TournamentPermissionMixin, TemplateView):
             (key, getattr(t, field), label, SWITCH_WORDS.get(key, DEFAULT_WORDS))
             for key, (field, label) in service.SWITCHES.items()
         ]
-        return super().get_context_data(counts=service.counts(t), switches=switches, **kwargs)
+        return super().get_context_data(
+            counts=service.counts(t), switches=switches, email_on=mail.enabled(), **kwargs
+        )
 
 
 class SwitchView(TournamentPermissionMixin, View):
