@@ -51,3 +51,21 @@ def test_the_demo_draws_are_sealed_before_and_checkable_after(demo):
 def test_the_finished_demo_verifies_cards_as_its_sheet_says(demo):
     finished = Tournament.objects.get(slug=FINISHED_SLUG)
     assert finished.stages.get(kind="qualifying").verification == "one_staff"
+
+
+def test_the_demo_shows_a_waitlisted_player_and_a_party(demo):
+    from django.urls import reverse
+
+    from tournaments.services.player_links import player_page_path
+
+    tournament = Tournament.objects.get(slug=SLUG)
+    public = text(Client().get(reverse("tournament-public", args=[SLUG])))
+    assert "The tournament is full" in public and "Join the waitlist" in public
+    organiser = signed_in("organiser", demo["organiser"])
+    waiting = text(organiser.get(reverse("waitlist", args=[SLUG])))
+    assert "Wanda Waiting" in waiting
+    party = tournament.parties.get()
+    booker = party.members.order_by("pk").first()
+    page = text(Client().get(player_page_path(booker, SLUG)))
+    assert "Your party" in page
+    assert all(m.name in page for m in party.members.all())
