@@ -231,6 +231,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 30.0,
         "options": {"expires": 30.0},
     },
+    # A waitlist offer not accepted in time passes to the next in line.
+    "lapse-waitlist-offers": {
+        "task": "tournaments.tasks.lapse_waitlist_offers",
+        "schedule": 300.0,
+        "options": {"expires": 300.0},
+    },
 }
 # With REDIS_URL every gunicorn process shares one cache (the board's and public standings'
 # numbers) instead of each keeping its own; without it a laptop's single server keeps it in

@@ -341,3 +341,17 @@ def database_counts():
         m._meta.label_lower: m._base_manager.count()
         for m in apps.get_models(include_auto_created=True)
     }
+
+
+def full_with_waitlist(tournament, *names):
+    """Four registered players fill the event; each of `names` then waits, in order."""
+    from tournaments.services.registration import Registrant, register_party
+
+    tournament.capacity = 4
+    tournament.save()
+    playing = PlayerFactory.create_batch(4, tournament=tournament)
+    waiting = [
+        register_party(tournament, [Registrant(n, f"{n.lower()}@example.org")], waitlist_ok=True)[0]
+        for n in names
+    ]
+    return playing, waiting

@@ -4,6 +4,7 @@ Mail is queued in the deciding transaction and sent by the Celery task after com
 here), so a rolled-back registration sends nothing.
 """
 
+import datetime
 import email
 import socket
 
@@ -11,11 +12,13 @@ import pytest
 from aiosmtpd.controller import Controller
 from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.factories import PlayerFactory
+from tests.helpers import full_with_waitlist
 from tournaments.models import AuditEntry, EmailLog, Player
-from tournaments.services import mail
-from tournaments.services.player_links import player_page_path
+from tournaments.services import mail, waitlist
+from tournaments.services.player_links import player_page_path, player_token
 from tournaments.services.player_self import cancel_own_place
 from tournaments.services.registration import Registrant, register_party
 
@@ -107,10 +110,11 @@ def test_email_each_member(mail_on, tournament, django_capture_on_commit_callbac
     assert "Bea" not in text_of(mail_on.to("ann@example.org")[0]).split("Own page")[0][20:]
 
 
-def test_cancellation_receipt_and_promotion(
-    mail_on, tournament, django_capture_on_commit_callbacks
+def test_cancellation_receipt_offer_and_promotion(
+    mail_on, client, tournament, django_capture_on_commit_callbacks
 ):
     tournament.capacity = 4
+    tournament.offer_hours = 12
     tournament.save()
     playing = PlayerFactory.create_batch(4, tournament=tournament)
     with django_capture_on_commit_callbacks(execute=True):
@@ -122,11 +126,59 @@ def test_cancellation_receipt_and_promotion(
         cancel_own_place(playing[0])
     (receipt,) = mail_on.to(playing[0].email)
     assert "is cancelled" in receipt["Subject"] and playing[0].code in text_of(receipt)
-    promotion = mail_on.to("wendy@example.org")[1]
+    # E-mail on: the place is held for Wendy, who is e-mailed a link to accept it in time.
+    wendy.refresh_from_db()
+    assert wendy.status == "waitlisted" and wendy.offer_expires_at is not None
+    offer = mail_on.to("wendy@example.org")[1]
+    link = "http://bunco.example" + player_page_path(wendy, tournament.slug)
+    assert "accept it in time" in offer["Subject"] and link in text_of(offer)
+    # The place is not given to a newcomer meanwhile.
+    with django_capture_on_commit_callbacks(execute=True):
+        (late,) = register_party(
+            tournament, [Registrant("Late", "late@example.org")], waitlist_ok=True
+        )
+    assert late.status == "waitlisted"
+    page = client.get(player_page_path(wendy, tournament.slug)).content.decode()
+    assert "A place is offered to you" in page
+    accept = reverse("player-accept", args=[tournament.slug, wendy.code, player_token(wendy)])
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(accept).status_code == 302
+    wendy.refresh_from_db()
+    assert wendy.status == "registered" and wendy.offer_expires_at is None
+    promotion = mail_on.to("wendy@example.org")[2]
     body = text_of(promotion)
     assert promotion["Subject"] == f"A place for you at {tournament.name}"
-    assert "Your place is confirmed" in body and wendy.code in body
-    assert player_page_path(wendy, tournament.slug) in body
+    assert "Your place is confirmed" in body and wendy.code in body and link in body
+    assert AuditEntry.objects.filter(action="player.promoted", target_id=str(wendy.pk)).count() == 1
+
+
+def test_a_lapsed_offer_goes_to_the_next_in_line(
+    mail_on, client, tournament, django_capture_on_commit_callbacks
+):
+    playing, (first, second) = full_with_waitlist(tournament, "first", "second")
+    with django_capture_on_commit_callbacks(execute=True):
+        cancel_own_place(playing[0])
+    Player.objects.filter(pk=first.pk).update(
+        offer_expires_at=timezone.now() - datetime.timedelta(minutes=1)
+    )
+    accept = reverse("player-accept", args=[tournament.slug, first.code, player_token(first)])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(accept, follow=True)
+    assert "the offer has lapsed" in response.content.decode()
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert first.status == "waitlisted" and first.offer_expires_at is None
+    assert waitlist.position_of(first) == 2  # back of the line
+    assert second.offer_expires_at is not None
+    assert "accept it in time" in mail_on.to("second@example.org")[-1]["Subject"]
+    # The beat sweep does the same without anyone asking.
+    Player.objects.filter(pk=second.pk).update(
+        offer_expires_at=timezone.now() - datetime.timedelta(minutes=1)
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert waitlist.sweep_offers() == 1
+    first.refresh_from_db()
+    assert first.offer_expires_at is not None
 
 
 def test_nothing_is_sent_when_the_transaction_rolls_back(

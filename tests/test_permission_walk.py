@@ -102,6 +102,7 @@ PUBLIC_PAGES = {
     "player-cancel",
     "player-card-problem",
     "player-email-again",
+    "player-accept",
     "code-again",
 }
 # Views that declare PUBLIC but check codes themselves: any one of these codes opens them.
@@ -352,6 +353,7 @@ def world():
         "player-cancel": player_token(player),
         "player-card-problem": player_token(player),
         "player-email-again": player_token(player),
+        "player-accept": player_token(player),
     }
     return SimpleNamespace(tournament=t, users=users, player=player, objects=objects, values=values)
 

@@ -9,25 +9,12 @@ from functools import partial
 
 import pytest
 
-from tests.factories import PlayerFactory
-from tests.helpers import at_once
+from tests.helpers import at_once, full_with_waitlist
 from tournaments.models import AuditEntry, Player
 from tournaments.services.player_self import cancel_own_place
 from tournaments.services.players import withdraw
-from tournaments.services.registration import Registrant, register_party
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def full_with_waitlist(tournament, waiting=3):
-    tournament.capacity = 4
-    tournament.save()
-    playing = PlayerFactory.create_batch(4, tournament=tournament)
-    queue = [
-        register_party(tournament, [Registrant(f"W{i}", f"w{i}@example.org")], waitlist_ok=True)[0]
-        for i in range(1, waiting + 1)
-    ]
-    return playing, queue
 
 
 def statuses(players):
@@ -36,7 +23,7 @@ def statuses(players):
 
 @pytest.mark.parametrize("race", range(5))
 def test_two_cancellations_at_once_promote_the_first_two_once_each(tournament, organiser, race):
-    playing, queue = full_with_waitlist(tournament)
+    playing, queue = full_with_waitlist(tournament, "W1", "W2", "W3")
     outcomes = at_once(
         partial(cancel_own_place, playing[0]),
         partial(withdraw, playing[1], actor=organiser),
@@ -50,7 +37,7 @@ def test_two_cancellations_at_once_promote_the_first_two_once_each(tournament, o
 
 @pytest.mark.parametrize("race", range(5))
 def test_the_same_cancellation_twice_frees_one_place(tournament, race):
-    playing, queue = full_with_waitlist(tournament, waiting=2)
+    playing, queue = full_with_waitlist(tournament, "W1", "W2")
     outcomes = at_once(partial(cancel_own_place, playing[0]), partial(cancel_own_place, playing[0]))
     refused = [o for o in outcomes if isinstance(o, Exception)]
     assert len(refused) == 1 and "already cancelled" in str(refused[0]), outcomes

@@ -89,3 +89,11 @@ def send_email(self, entry_id: int) -> None:
             mail.give_up(entry_id)
             return
         raise self.retry(exc=exc, countdown=min(2 ** (self.request.retries + 2), 300)) from exc
+
+
+@shared_task(ignore_result=True, autoretry_for=(OperationalError, InterfaceError), max_retries=3)
+def lapse_waitlist_offers() -> int:
+    """Every few minutes: offers past their time go to the next on the waitlist."""
+    from .services import waitlist
+
+    return waitlist.sweep_offers()

@@ -20,6 +20,7 @@ class TournamentForm(forms.ModelForm):
             "registration_closes_at",
             "party_size_max",
             "party_fit",
+            "offer_hours",
             "qualifying_sets",
             "preset",
             "wins_places",
@@ -65,7 +66,12 @@ class TournamentForm(forms.ModelForm):
             presets = presets | RulePreset.objects.filter(pk=self.instance.preset_id)
         self.fields["preset"].queryset = presets.distinct()
         # Left out (an older form, a script), the advancement settings keep their defaults.
-        for name in self.CUT_FIELDS + ("semi_final_sets", "party_size_max", "party_fit"):
+        for name in self.CUT_FIELDS + (
+            "semi_final_sets",
+            "party_size_max",
+            "party_fit",
+            "offer_hours",
+        ):
             self.fields[name].required = False
 
     def _default(self, name):
@@ -91,6 +97,9 @@ class TournamentForm(forms.ModelForm):
 
     def clean_party_fit(self):
         return self._default("party_fit")
+
+    def clean_offer_hours(self):
+        return self._default("offer_hours")
 
     def clean_name(self):
         name = " ".join(self.cleaned_data["name"].split())

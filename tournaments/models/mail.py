@@ -11,6 +11,7 @@ class EmailLog(models.Model):
 
     class Kind(models.TextChoices):
         CONFIRMATION = "confirmation", "Registration confirmation"
+        OFFER = "offer", "A freed place offered from the waitlist"
         PROMOTION = "promotion", "Place confirmed from the waitlist"
         CANCELLATION = "cancellation", "Cancellation receipt"
         CODE_AGAIN = "code_again", "Registration code again"

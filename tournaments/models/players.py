@@ -49,6 +49,9 @@ class Player(models.Model):
     promoted_at = models.DateTimeField(
         null=True, blank=True, help_text="When a freed place went to them from the waitlist."
     )
+    offer_expires_at = models.DateTimeField(
+        null=True, blank=True, help_text="A freed place is held for them until then (e-mail on)."
+    )
     registered_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

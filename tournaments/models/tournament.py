@@ -68,6 +68,13 @@ class Tournament(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(20)],
         help_text="One person may register up to this many players in one form (1: no parties).",
     )
+    offer_hours = models.PositiveSmallIntegerField(
+        "hours to accept a freed place",
+        default=24,
+        validators=[MinValueValidator(1), MaxValueValidator(168)],
+        help_text="With e-mail on, a freed place is offered to the first waitlisted player "
+        "for this long, then to the next.",
+    )
     party_fit = models.CharField(
         "a party that does not fit",
         max_length=20,

@@ -8,7 +8,10 @@ place is handed out twice.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from .. import waitlist as rules
@@ -38,33 +41,122 @@ def fill_places(tournament: Tournament, *, actor=None) -> list[Player]:
     """Gives every free place to the waitlist, in order; the caller holds the tournament lock.
 
     Called after anything that frees a place or adds some (a withdrawal, a player's own
-    cancellation, a higher capacity). With e-mail off the promoted players appear on the
-    check-in desk's list of people to tell; the e-mail part sends them a message.
+    cancellation, a higher capacity). With e-mail off the place is theirs at once and they
+    appear on the check-in desk's list of people to tell. With e-mail on (and an address to
+    reach them) the place is held for them for the tournament's `offer_hours` and they are
+    e-mailed a link to accept it; a lapsed offer goes to the back of the line and the place
+    to the next one. Returns the players promoted or offered a place.
     """
-    free = tournament.capacity - active_players(tournament).count()
+    now = timezone.now()
+    offering = mail.enabled()
+    if offering:
+        _lapse_offers(tournament, now, actor=actor)
+    held = queue(tournament).filter(offer_expires_at__gt=now)
+    free = tournament.capacity - active_players(tournament).count() - held.count()
     if free <= 0:
         return []
-    waiting = list(queue(tournament).only("pk", "party_id"))
+    waiting = list(queue(tournament).filter(offer_expires_at__isnull=True).only("pk", "party_id"))
     chosen = rules.promotions(
         free, [rules.Waiting(w.pk, w.party_id) for w in waiting], tournament.party_fit
     )
-    now = timezone.now()
-    promoted = []
+    given = []
     for player in Player.objects.filter(pk__in=chosen).order_by("waitlist_position", "pk"):
-        player.status = Player.Status.REGISTERED
-        player.waitlist_position = None
-        player.promoted_at = now
-        player.save(update_fields=["status", "waitlist_position", "promoted_at", "updated_at"])
+        if offering and mail.address_of(player):
+            _offer(tournament, player, now, actor=actor)
+        else:
+            _promote(tournament, player, now, actor=actor)
+        given.append(player)
+    return given
+
+
+def _promote(tournament: Tournament, player: Player, now, *, actor, why: str = "") -> None:
+    player.status = Player.Status.REGISTERED
+    player.waitlist_position = None
+    player.offer_expires_at = None
+    player.promoted_at = now
+    player.save(
+        update_fields=[
+            "status",
+            "waitlist_position",
+            "offer_expires_at",
+            "promoted_at",
+            "updated_at",
+        ]
+    )
+    audit.record(
+        "player.promoted",
+        f"{player.name} ({player.code}) " + (why or "got a freed place from the waitlist"),
+        actor=actor,
+        tournament=tournament,
+        target=player,
+    )
+    mail.queue(player, EmailLog.Kind.PROMOTION)
+
+
+def _offer(tournament: Tournament, player: Player, now, *, actor) -> None:
+    player.offer_expires_at = now + timedelta(hours=tournament.offer_hours)
+    player.save(update_fields=["offer_expires_at", "updated_at"])
+    audit.record(
+        "waitlist.offered",
+        f"{player.name} ({player.code}) offered a freed place until "
+        f"{timezone.localtime(player.offer_expires_at):%a %d %b %H:%M}",
+        actor=actor,
+        tournament=tournament,
+        target=player,
+    )
+    mail.queue(player, EmailLog.Kind.OFFER)
+
+
+def _lapse_offers(tournament: Tournament, now, *, actor=None) -> None:
+    """Offers not accepted in time: the player goes to the back of the line."""
+    lapsed = list(queue(tournament).filter(offer_expires_at__lte=now))
+    if not lapsed:
+        return
+    last = queue(tournament).aggregate(last=Max("waitlist_position"))["last"] or 0
+    for number, player in enumerate(lapsed, start=last + 1):
+        player.offer_expires_at = None
+        player.waitlist_position = number
+        player.save(update_fields=["offer_expires_at", "waitlist_position", "updated_at"])
         audit.record(
-            "player.promoted",
-            f"{player.name} ({player.code}) got a freed place from the waitlist",
+            "waitlist.offer_lapsed",
+            f"{player.name} ({player.code}) did not accept the offered place in time; "
+            "back to the end of the waitlist",
             actor=actor,
             tournament=tournament,
             target=player,
         )
-        mail.queue(player, EmailLog.Kind.PROMOTION)
-        promoted.append(player)
-    return promoted
+
+
+@transaction.atomic
+def accept_offer(player: Player) -> Player | None:
+    """The player takes the place offered to them, if the offer still stands; None when it
+    lapsed (the place then goes to the next in line, and they go to the back)."""
+    tournament = lock_tournament(player.tournament)
+    player = tournament.players.get(pk=player.pk)
+    if player.status == Player.Status.REGISTERED:
+        raise UserFacingError("Your place is already confirmed.")
+    if player.status != Player.Status.WAITLISTED or player.offer_expires_at is None:
+        raise UserFacingError("No place is offered to you at the moment.")
+    now = timezone.now()
+    if player.offer_expires_at <= now:
+        fill_places(tournament)  # kept: the place passes on even though this tap failed
+        return None
+    _promote(tournament, player, now, actor=None, why="accepted the place offered")
+    return player
+
+
+def sweep_offers() -> int:
+    """Lapses late offers and passes their places on, in every tournament that has any."""
+    lapsed = (
+        Player.objects.filter(status=Player.Status.WAITLISTED, offer_expires_at__lte=timezone.now())
+        .values_list("tournament_id", flat=True)
+        .distinct()
+    )
+    done = 0
+    for tournament in Tournament.objects.filter(pk__in=list(lapsed)):
+        fill_after_change(tournament)
+        done += 1
+    return done
 
 
 @transaction.atomic

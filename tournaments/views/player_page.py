@@ -68,7 +68,9 @@ class PlayerPageView(PlayerLinkMixin, View):
         party = []
         if player.party_id:
             party = list(
-                player.party.members.order_by("pk").only("pk", "name", "status", "checked_in_at")
+                player.party.members.order_by("pk").only(
+                    "pk", "name", "status", "checked_in_at", "party_id"
+                )
             )
         seat = player_self.current_pod_seat(player)
         context = {
@@ -114,6 +116,29 @@ class CancelOwnPlaceView(PlayerLinkMixin, View):
         return redirect(self.page_path(player))
 
 
+LAPSED = (
+    "Sorry, the offer has lapsed: the place went to the next on the waitlist. You are back "
+    "on the list."
+)
+
+
+class AcceptOfferView(PlayerLinkMixin, View):
+    http_method_names = ["post"]
+
+    def post(self, request, slug, code, token):
+        player = self.player()
+        try:
+            accepted = waitlist.accept_offer(player)
+        except UserFacingError as exc:
+            messages.error(request, exc.message)
+        else:
+            if accepted is None:
+                messages.error(request, LAPSED)
+            else:
+                messages.success(request, "Your place is confirmed. See you on the night!")
+        return redirect(self.page_path(player))
+
+
 class CardProblemView(PlayerPageView):
     http_method_names = ["post"]
 
@@ -135,5 +160,6 @@ P = "t/<slug:slug>/me/<str:code>/<str:token>/"
 urlpatterns = [
     path(P, PlayerPageView.as_view(), name="player-page"),
     path(f"{P}cancel/", CancelOwnPlaceView.as_view(), name="player-cancel"),
+    path(f"{P}accept/", AcceptOfferView.as_view(), name="player-accept"),
     path(f"{P}card-problem/", CardProblemView.as_view(), name="player-card-problem"),
 ]
