@@ -165,3 +165,35 @@ def test_best_costume_offers_the_contest_entrants(tournament):
     assert entrants_only(most_wins, {entered.pk, other.pk}) == {entered.pk, other.pk}
     Player.objects.filter(pk=entered.pk).update(costume_contest=False)
     assert entrants_only(costume, {entered.pk, other.pk}) == {entered.pk, other.pk}
+
+
+def test_the_organiser_sets_party_size_fit_offer_hours_and_closing_time(
+    client_for, tournament, organiser
+):
+    from tests.helpers import settings_data
+
+    client = client_for(organiser)
+    url = reverse("tournament-edit", args=[tournament.slug])
+    before = snapshot()
+    bad = settings_data(tournament, party_size_max="0", registration_closes_at="soon")
+    body = client.post(url, bad).content.decode()
+    assert "Enter a valid date/time" in body and "greater than or equal to 1" in body
+    tournament.refresh_from_db()
+    assert tournament.party_size_max == 6 and tournament.registration_closes_at is None
+    assert snapshot() == before
+    good = settings_data(
+        tournament,
+        party_size_max="4",
+        party_fit="as_many",
+        offer_hours="6",
+        registration_closes_at="2030-05-01T18:30",
+    )
+    assert client.post(url, good).status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.party_size_max, tournament.party_fit, tournament.offer_hours) == (
+        4,
+        "as_many",
+        6,
+    )
+    local = timezone.localtime(tournament.registration_closes_at)
+    assert (local.year, local.month, local.day, local.hour, local.minute) == (2030, 5, 1, 18, 30)
