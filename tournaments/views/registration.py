@@ -8,6 +8,7 @@ from django.views.generic import TemplateView, View
 from ..forms.registration import RegistrationForm, member_formset
 from ..models import Player
 from ..permissions import PUBLIC, TournamentPermissionMixin
+from ..services import mail
 from ..services import registration as service
 from ..services.errors import UserFacingError
 from ..services.player_links import player_page_path
@@ -53,6 +54,7 @@ class RegisterView(TournamentPermissionMixin, View):
             "tournament": self.tournament,
             "form": form,
             "members": members,
+            "email_on": mail.enabled(),
             **registration_state(self.tournament),
         }
         return TemplateResponse(self.request, "tournaments/register.html", context, status=status)
