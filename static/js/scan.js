@@ -55,9 +55,9 @@
         start.hidden = true;
         stop.hidden = false;
         status.textContent = "Point the camera at the QR code.";
-        return video.play();
+        video.play().catch(function () {});
+        timer = setInterval(look, 300);
       })
-      .then(function () { timer = setInterval(look, 300); })
       .catch(function () {
         finish();
         status.textContent = "The camera is not available: type the code instead.";
