@@ -233,7 +233,8 @@ def played_qualifying(players: int, seed: int, *, slug: str | None = None, **set
     seeds = {n: random.Random(s) for n, s in enumerate(pod_seeds(players, seed), start=1)}
     play_whole_stage(stage, seeds, organiser=organiser, last=stage.round_count)
     stage.refresh_from_db()
-    pks = sorted(tournament.players.values_list("pk", flat=True))
+    # Those who play: rehearsals also have a cancelled and a waitlisted registration.
+    pks = sorted(tournament.players.filter(status="registered").values_list("pk", flat=True))
     return SimpleNamespace(
         tournament=tournament,
         organiser=organiser,
