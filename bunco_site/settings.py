@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+import dj_email_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
@@ -176,6 +177,16 @@ STORAGES = {
     },
 }
 
+# E-mail to players is optional: with EMAIL_URL (e.g. smtp://user:pass@host:587/?tls=True)
+# the site sends confirmations, promotions and receipts through a Celery task; without it
+# nothing is sent and the organiser's pages say so.
+EMAIL_URL = os.environ.get("EMAIL_URL", "")
+EMAIL_ENABLED = bool(EMAIL_URL)
+if EMAIL_URL:
+    globals().update(dj_email_url.parse(EMAIL_URL))
+    EMAIL_TIMEOUT = EMAIL_TIMEOUT or 20  # noqa: F821 - set by the line above
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Bunco night <bunco@localhost>")
+
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 
@@ -221,6 +232,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.tasks.resend_stuck_printouts",
         "schedule": 30.0,
         "options": {"expires": 30.0},
+    },
+    # A waitlist offer not accepted in time passes to the next in line.
+    "lapse-waitlist-offers": {
+        "task": "tournaments.tasks.lapse_waitlist_offers",
+        "schedule": 300.0,
+        "options": {"expires": 300.0},
     },
 }
 # With REDIS_URL every gunicorn process shares one cache (the board's and public standings'

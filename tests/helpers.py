@@ -235,7 +235,8 @@ def played_qualifying(players: int, seed: int, *, slug: str | None = None, **set
     seeds = {n: random.Random(s) for n, s in enumerate(pod_seeds(players, seed), start=1)}
     play_whole_stage(stage, seeds, organiser=organiser, last=stage.round_count)
     stage.refresh_from_db()
-    pks = sorted(tournament.players.values_list("pk", flat=True))
+    # Those who play: rehearsals also have a cancelled and a waitlisted registration.
+    pks = sorted(tournament.players.filter(status="registered").values_list("pk", flat=True))
     return SimpleNamespace(
         tournament=tournament,
         organiser=organiser,
@@ -364,3 +365,17 @@ def charging(tournament, fee="20.00"):
     tournament.entry_fee = Decimal(fee)
     tournament.save()
     return tournament
+
+
+def full_with_waitlist(tournament, *names):
+    """Four registered players fill the event; each of `names` then waits, in order."""
+    from tournaments.services.registration import Registrant, register_party
+
+    tournament.capacity = 4
+    tournament.save()
+    playing = PlayerFactory.create_batch(4, tournament=tournament)
+    waiting = [
+        register_party(tournament, [Registrant(n, f"{n.lower()}@example.org")], waitlist_ok=True)[0]
+        for n in names
+    ]
+    return playing, waiting

@@ -65,3 +65,21 @@ def test_the_finished_demo_shows_the_cash_book(demo):
     # Staff handle no money: the cash book is not theirs to see.
     staff = signed_in("staff", demo["staff"])
     assert staff.get(f"/t/{FINISHED_SLUG}/manage/cashbook/").status_code == 403
+
+
+def test_the_demo_shows_a_waitlisted_player_and_a_party(demo):
+    from django.urls import reverse
+
+    from tournaments.services.player_links import player_page_path
+
+    tournament = Tournament.objects.get(slug=SLUG)
+    public = text(Client().get(reverse("tournament-public", args=[SLUG])))
+    assert "The tournament is full" in public and "Join the waitlist" in public
+    organiser = signed_in("organiser", demo["organiser"])
+    waiting = text(organiser.get(reverse("waitlist", args=[SLUG])))
+    assert "Wanda Waiting" in waiting
+    party = tournament.parties.get()
+    booker = party.members.order_by("pk").first()
+    page = text(Client().get(player_page_path(booker, SLUG)))
+    assert "Your party" in page
+    assert all(m.name in page for m in party.members.all())

@@ -33,7 +33,13 @@ from PIL import Image
 
 from scoring.views.results import PodAccessMixin, stages_newest_first
 from scoring.views.standings import StandingsAccessMixin
-from tests.factories import OrganiserFactory, TournamentFactory, UserFactory, grant
+from tests.factories import (
+    OrganiserFactory,
+    PlayerFactory,
+    TournamentFactory,
+    UserFactory,
+    grant,
+)
 from tournaments.models import Payout, Printout, PrizeAward, Role, RulePreset, Seat
 from tournaments.permissions import (
     AUTHENTICATED,
@@ -46,6 +52,7 @@ from tournaments.permissions import (
 )
 from tournaments.services import cashbook
 from tournaments.services.invitations import invite
+from tournaments.services.player_links import player_token
 from tournaments.services.presets import copy_preset
 from tournaments.services.printouts import card_token
 from tournaments.services.receipts import Receipt
@@ -95,6 +102,12 @@ PUBLIC_PAGES = {
     "board",
     "board-live",
     "my-card",
+    "player-page",
+    "player-cancel",
+    "player-card-problem",
+    "player-email-again",
+    "player-accept",
+    "code-again",
 }
 # Views that declare PUBLIC but check codes themselves: any one of these codes opens them.
 GATES = {
@@ -150,6 +163,9 @@ PK_OF = {
     "checkin-player": "player",
     "checkin-undo": "player",
     "checkin-pay": "player",
+    "checkin-party": "player",
+    "waitlist-move": "waiting",
+    "waitlist-seat": "waiting",
     "prize-category-edit": "category",
     "prize-category-delete": "category",
     "printout-status": "printout",
@@ -348,9 +364,11 @@ def world():
     qualifying.pods.get(number=2).staff.add(users["staff_other"])
     seat = Seat.objects.filter(pod__stage=latest, pod__number=1, player__isnull=False).first()
     player = seat.player
+    waiting = PlayerFactory(tournament=t, status="waitlisted", waitlist_position=1)
     objects = SimpleNamespace(
         role=t.roles.get(user=users["staff_other"]).pk,
         player=player.pk,
+        waiting=waiting.pk,
         category=t.prize_categories.order_by("pk").first().pk,
         printout=Printout.objects.filter(tournament=t, status=Printout.Status.DONE).first().pk,
     )
@@ -373,12 +391,18 @@ def world():
         "register-done": signing.dumps(player.pk, salt=CONFIRMATION_SALT),
         "card-check": card_token(player.pk, latest.kind),
         "invitation": invitation.token,
+        "code": player.code,
+        "player-page": player_token(player),
+        "player-cancel": player_token(player),
+        "player-card-problem": player_token(player),
+        "player-email-again": player_token(player),
+        "player-accept": player_token(player),
     }
     return SimpleNamespace(tournament=t, users=users, player=player, objects=objects, values=values)
 
 
 # The URL arguments the walk knows how to fill in (beside `pk`, see PK_OF).
-KWARGS = {"slug", "token", "switch", "number", "round_number", "table", "box"} | {
+KWARGS = {"slug", "token", "code", "switch", "number", "round_number", "table", "box"} | {
     "player_pk",
     "award_pk",
     "payout_pk",

@@ -64,7 +64,8 @@ def test_rehearsal_matches_the_simulator_for_the_same_seed():
     sim = simulate_stage(30, PRESETS["mingle"], 3, 11)
 
     # Player k of the simulator is the k-th registered player.
-    pks = sorted(stage.tournament.players.values_list("pk", flat=True))
+    # (Those who play: the rehearsal also has a cancelled and a waitlisted registration.)
+    pks = sorted(stage.tournament.players.filter(status="registered").values_list("pk", flat=True))
     wins: Counter = Counter()
     seats = {
         (s.round_id, s.pod_id, s.table, s.seat): s.player_id
@@ -92,3 +93,17 @@ def test_rehearse_can_stop_mid_stage():
     assert statuses[:4] == ["closed"] * 4 and statuses[4:] == ["pending"] * 14
     # Round 5 is seated and ready for the bell.
     assert Seat.objects.filter(round__stage=stage, round__number=5).count() == 24
+
+
+def test_rehearse_registers_a_party_and_uses_the_waitlist():
+    summary = rehearse_json("--players", "24", "--seed", "3", "--stop-after-round", "1")
+    assert summary["registration"] == {
+        "parties": 1,
+        "promoted_from_waitlist": 1,
+        "waiting": 1,
+        "cancelled": 1,
+    }
+    tournament = Stage.objects.get(tournament__slug=summary["tournament"]).tournament
+    assert tournament.players.filter(status="registered", checked_in_at__isnull=False).count() == 24
+    promoted = tournament.players.get(promoted_at__isnull=False)
+    assert Seat.objects.filter(round__stage__tournament=tournament, player=promoted).exists()

@@ -22,9 +22,19 @@ from django.core.management import CommandError, call_command
 from django.db import models
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.helpers import database_counts, drawn_stage, export_to
-from tournaments.models import LastBuncoMark, Player, RollOff, RulePreset, Tournament
+from tournaments.models import (
+    CardProblem,
+    EmailLog,
+    LastBuncoMark,
+    Player,
+    RollOff,
+    RulePreset,
+    Seat,
+    Tournament,
+)
 from tournaments.services import transfer
 from tournaments.services.invitations import invite
 from tournaments.services.last_bunco import last_bunco
@@ -68,6 +78,20 @@ def rehearsed():
     staff.save()
     helper = get_user_model().objects.create_user(username="helper", password="helper-pass-1")
     invite(tournament, helper, "admin", actor=organiser)
+    # A player's note on their card, and an e-mail sent while EMAIL_URL was set.
+    seat = Seat.objects.filter(player=player).select_related("pod").first()
+    CardProblem.objects.create(player=player, pod=seat.pod, message="Round 2 was a win")
+    EmailLog.objects.create(
+        tournament=tournament,
+        player=player,
+        kind="confirmation",
+        to=player.email,
+        subject="Your registration",
+        body=f"Your code: {player.code}",
+        status="sent",
+        attempts=1,
+        sent_at=timezone.now(),
+    )
     return tournament
 
 

@@ -69,3 +69,31 @@ def resend_stuck_printouts() -> int:
     """Sends again the printouts queued long ago and never started (scheduled by celery beat):
     their message was lost with a Redis restarted empty."""
     return service.resend_stuck()
+
+
+EMAIL_RETRIES = 4
+
+
+@shared_task(bind=True, ignore_result=True, acks_late=True, max_retries=EMAIL_RETRIES)
+def send_email(self, entry_id: int) -> None:
+    """Sends one logged e-mail; a refusing or unreachable server is tried again with backoff,
+    then the row is marked failed for the organiser's e-mail log."""
+    from smtplib import SMTPException
+
+    from .services import mail
+
+    try:
+        mail.deliver(entry_id)
+    except (SMTPException, OSError, OperationalError, InterfaceError) as exc:
+        if self.request.retries >= self.max_retries or self.request.is_eager:
+            mail.give_up(entry_id)
+            return
+        raise self.retry(exc=exc, countdown=min(2 ** (self.request.retries + 2), 300)) from exc
+
+
+@shared_task(ignore_result=True, autoretry_for=(OperationalError, InterfaceError), max_retries=3)
+def lapse_waitlist_offers() -> int:
+    """Every few minutes: offers past their time go to the next on the waitlist."""
+    from .services import waitlist
+
+    return waitlist.sweep_offers()

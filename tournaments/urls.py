@@ -17,7 +17,9 @@ from .views import (
     home,
     invitations,
     landing,
+    mail,
     people,
+    player_page,
     players,
     pod_staff,
     presets,
@@ -27,6 +29,7 @@ from .views import (
     roll_offs,
     stage_end,
     stages,
+    waitlist,
 )
 from .views import tournaments as tournament_views
 
@@ -39,8 +42,11 @@ urlpatterns = [
     *people.urlpatterns,
     *invitations.urlpatterns,
     *registration.urlpatterns,
+    *player_page.urlpatterns,
+    *mail.urlpatterns,
     *players.urlpatterns,
     *checkin.urlpatterns,
+    *waitlist.urlpatterns,
     *audit.urlpatterns,
     *stages.urlpatterns,
     *pod_staff.urlpatterns,

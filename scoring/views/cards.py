@@ -21,7 +21,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.views.generic import View
 
-from tournaments.models import Player, Seat, Stage
+from tournaments.models import CardProblem, Player, Seat, Stage
 from tournaments.permissions import PUBLIC, TournamentPermissionMixin, permissions_of
 from tournaments.services.errors import UserFacingError
 
@@ -333,11 +333,19 @@ class PodCardsView(TournamentPermissionMixin, CardPodAccessMixin, View):
             "check": check,
             "counts": [(STATUS_LABELS[s], STATUS_BADGES[s], n) for s, n in counts.items() if n],
             "paper_only": bool(members) and all(cards.records[p] is None for p in members),
+            "problems": self.problems(),
             "pod_url": with_stage(
                 reverse("pod-detail", args=[slug, self.pod.number]), self.stage_query
             ),
         }
         return TemplateResponse(request, "scoring/cards/pod_cards.html", context)
+
+    def problems(self) -> list[CardProblem]:
+        """The players' "problem with my card?" notes for this pod, each with its card."""
+        notes = list(CardProblem.objects.filter(pod=self.pod).select_related("player"))
+        for note in notes:
+            note.url = self.card_url(note.player_id)
+        return notes
 
 
 # --- one card ---------------------------------------------------------------------------------
@@ -546,6 +554,34 @@ class StageCard:
         return self.state.verified
 
 
+def stage_cards(tournament, player: Player) -> list[StageCard]:
+    """The player's card in each stage they were seated in (the player's page shows them too)."""
+    last_seat: dict[int, Seat] = {}
+    seats = (
+        Seat.objects.filter(player=player, round__stage__tournament=tournament)
+        .select_related("pod", "round__stage")
+        .order_by("round__number")
+    )
+    for seat in seats:
+        last_seat[seat.round.stage_id] = seat
+    found = []
+    for seat in sorted(last_seat.values(), key=lambda s: s.round.stage.drawn_at):
+        stage = seat.round.stage
+        cards = load_stage(stage, pod=seat.pod)
+        if player.pk not in cards.states:
+            continue
+        state = cards.states[player.pk]
+        found.append(
+            StageCard(
+                stage,
+                seat.pod.number,
+                state,
+                card_layout(stage, state.official, highlighted=state.verified),
+            )
+        )
+    return found
+
+
 class MyCardView(TournamentPermissionMixin, View):
     """A player types their registration code and sees their card in each stage.
 
@@ -568,34 +604,8 @@ class MyCardView(TournamentPermissionMixin, View):
             )
             context["player"] = player
             if player is not None:
-                context["stages"] = self.stage_cards(player)
+                context["stages"] = stage_cards(self.tournament, player)
         return TemplateResponse(request, "scoring/cards/my_card.html", context)
-
-    def stage_cards(self, player: Player) -> list[StageCard]:
-        last_seat: dict[int, Seat] = {}
-        seats = (
-            Seat.objects.filter(player=player, round__stage__tournament=self.tournament)
-            .select_related("pod", "round__stage")
-            .order_by("round__number")
-        )
-        for seat in seats:
-            last_seat[seat.round.stage_id] = seat
-        found = []
-        for seat in sorted(last_seat.values(), key=lambda s: s.round.stage.drawn_at):
-            stage = seat.round.stage
-            cards = load_stage(stage, pod=seat.pod)
-            if player.pk not in cards.states:
-                continue
-            state = cards.states[player.pk]
-            found.append(
-                StageCard(
-                    stage,
-                    seat.pod.number,
-                    state,
-                    card_layout(stage, state.official, highlighted=state.verified),
-                )
-            )
-        return found
 
 
 P = "t/<slug:slug>/pods/<int:number>/cards/"

@@ -18,6 +18,10 @@ class TournamentForm(forms.ModelForm):
             "venue",
             "entry_fee",
             "capacity",
+            "registration_closes_at",
+            "party_size_max",
+            "party_fit",
+            "offer_hours",
             "qualifying_sets",
             "preset",
             "wins_places",
@@ -26,7 +30,12 @@ class TournamentForm(forms.ModelForm):
             "semi_final_sets",
             "prize_share_percent",
         ]
-        widgets = {"date": forms.DateInput(attrs={"type": "date"})}
+        widgets = {
+            "date": forms.DateInput(attrs={"type": "date"}),
+            "registration_closes_at": forms.DateTimeInput(
+                attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+            ),
+        }
         labels = {
             "preset": "Rule preset",
             "entry_fee": "Entry fee ($)",
@@ -62,7 +71,12 @@ class TournamentForm(forms.ModelForm):
             presets = presets | RulePreset.objects.filter(pk=self.instance.preset_id)
         self.fields["preset"].queryset = presets.distinct()
         # Left out (an older form, a script), the advancement settings keep their defaults.
-        for name in self.CUT_FIELDS + ("semi_final_sets",):
+        for name in self.CUT_FIELDS + (
+            "semi_final_sets",
+            "party_size_max",
+            "party_fit",
+            "offer_hours",
+        ):
             self.fields[name].required = False
 
     def _default(self, name):
@@ -88,6 +102,15 @@ class TournamentForm(forms.ModelForm):
         if self.add_prefix("prize_share_percent") not in self.data:
             return self.instance.prize_share_percent
         return self.cleaned_data.get("prize_share_percent")
+
+    def clean_party_size_max(self):
+        return self._default("party_size_max")
+
+    def clean_party_fit(self):
+        return self._default("party_fit")
+
+    def clean_offer_hours(self):
+        return self._default("offer_hours")
 
     def clean_name(self):
         name = " ".join(self.cleaned_data["name"].split())

@@ -2,7 +2,8 @@ from .advancement import FinalSeat, FinalTable, FinalThrow, Qualifier
 from .audit import AuditEntry
 from .cashbook import CashBookSettings, CashBox, LedgerEntry
 from .draws import Draw
-from .players import Player
+from .mail import EmailLog
+from .players import CardProblem, Party, Player
 from .presets import RulePreset
 from .printouts import Printout
 from .prizes import (
@@ -31,9 +32,12 @@ __all__ = [
     "CashBox",
     "LedgerEntry",
     "Draw",
+    "EmailLog",
     "Payout",
     "Invitation",
     "Player",
+    "Party",
+    "CardProblem",
     "Pod",
     "Printout",
     "PrizeAward",

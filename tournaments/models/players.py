@@ -18,6 +18,7 @@ class Player(models.Model):
 
     class Status(models.TextChoices):
         REGISTERED = "registered", "Registered"
+        WAITLISTED = "waitlisted", "On the waitlist"
         WITHDRAWN = "withdrawn", "Withdrawn"
 
     class Source(models.TextChoices):
@@ -39,6 +40,18 @@ class Player(models.Model):
     checked_in_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    party = models.ForeignKey(
+        "Party", null=True, blank=True, on_delete=models.SET_NULL, related_name="members"
+    )
+    waitlist_position = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Order on the waitlist, lowest first."
+    )
+    promoted_at = models.DateTimeField(
+        null=True, blank=True, help_text="When a freed place went to them from the waitlist."
+    )
+    offer_expires_at = models.DateTimeField(
+        null=True, blank=True, help_text="A freed place is held for them until then (e-mail on)."
+    )
     registered_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -48,7 +61,7 @@ class Player(models.Model):
             models.UniqueConstraint(fields=["tournament", "code"], name="unique_player_code"),
             models.UniqueConstraint(
                 fields=["tournament", "email"],
-                condition=~Q(email="") & Q(status="registered"),
+                condition=~Q(email="") & Q(status__in=["registered", "waitlisted"]),
                 name="unique_active_email",
                 violation_error_message="This e-mail address is already registered.",
             ),
@@ -66,3 +79,37 @@ class Player(models.Model):
     @property
     def checked_in(self) -> bool:
         return self.checked_in_at is not None
+
+
+class Party(models.Model):
+    """Players one person registered together in one form (friends, a table of four).
+
+    The booker's e-mail is the party's: with `email_each` off, only it hears from the site.
+    """
+
+    tournament = models.ForeignKey("Tournament", on_delete=models.CASCADE, related_name="parties")
+    name = models.CharField(max_length=100)
+    email = models.EmailField()
+    email_each = models.BooleanField("e-mail each member", default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "parties"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CardProblem(models.Model):
+    """A player's "problem with my card?" note, shown to the pod's staff on its cards page."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="card_problems")
+    pod = models.ForeignKey("Pod", on_delete=models.CASCADE, related_name="card_problems")
+    message = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.player.name}: {self.message[:40]}"

@@ -62,6 +62,34 @@ class Tournament(models.Model):
     )
     preset = models.ForeignKey("RulePreset", on_delete=models.PROTECT, related_name="tournaments")
     registration_open = models.BooleanField(default=False)
+    registration_closes_at = models.DateTimeField(
+        "registration closes at",
+        null=True,
+        blank=True,
+        help_text="Optional. Online registration closes by itself at this time.",
+    )
+    party_size_max = models.PositiveSmallIntegerField(
+        "most players in one party",
+        default=6,
+        validators=[MinValueValidator(1), MaxValueValidator(20)],
+        help_text="One person may register up to this many players in one form (1: no parties).",
+    )
+    offer_hours = models.PositiveSmallIntegerField(
+        "hours to accept a freed place",
+        default=24,
+        validators=[MinValueValidator(1), MaxValueValidator(168)],
+        help_text="With e-mail on, a freed place is offered to the first waitlisted player "
+        "for this long, then to the next.",
+    )
+    party_fit = models.CharField(
+        "a party that does not fit",
+        max_length=20,
+        choices=[
+            ("all_or_none", "All or none: the whole party goes on the waitlist"),
+            ("as_many", "As many as fit: the rest go on the waitlist"),
+        ],
+        default="all_or_none",
+    )
     check_in_open = models.BooleanField(default=False)
     standings_public = models.BooleanField(
         default=False, help_text="Show the overall standings on the public board and pages."

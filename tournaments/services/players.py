@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 
 from ..models import Player, Tournament
-from . import audit
+from . import audit, waitlist
 from .errors import UserFacingError
 from .registration import Registrant, check_email_free, check_room, lock_tournament
 
@@ -124,7 +124,9 @@ def update_player(player: Player, registrant: Registrant, *, actor) -> tuple[Pla
 
 @transaction.atomic
 def withdraw(player: Player, *, actor, reason: str = "") -> Player:
-    """Marks a registration withdrawn, freeing its place and its e-mail address.
+    """Marks a registration withdrawn, freeing its place and its e-mail address; before
+    the pods are drawn the place goes to the first on the waitlist (after the draw, the
+    desk seats waitlisted walk-ins in ghost seats instead).
 
     The row stays (with its code and check-in time) because nothing is deleted: the audit log
     and any later reinstatement refer to it.
@@ -133,8 +135,10 @@ def withdraw(player: Player, *, actor, reason: str = "") -> Player:
     player = tournament.players.get(pk=player.pk)
     if player.status == Player.Status.WITHDRAWN:
         raise UserFacingError(f"{player.name} is already withdrawn.")
+    was_playing = player.status == Player.Status.REGISTERED
     player.status = Player.Status.WITHDRAWN
-    player.save(update_fields=["status", "updated_at"])
+    player.waitlist_position = None
+    player.save(update_fields=["status", "waitlist_position", "updated_at"])
     reason = reason.strip()
     audit.record(
         "player.withdrawn",
@@ -144,6 +148,8 @@ def withdraw(player: Player, *, actor, reason: str = "") -> Player:
         target=player,
         data={"reason": reason},
     )
+    if was_playing and not tournament.stages.exists():
+        waitlist.fill_places(tournament, actor=actor)
     return player
 
 

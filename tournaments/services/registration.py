@@ -1,7 +1,9 @@
 """Registering players: the single path for the public form, walk-ins, the organiser and CSV.
 
 Capacity and duplicate e-mails are checked with the tournament row locked, so two people
-submitting the last seat at the same moment cannot both get it.
+submitting the last seat at the same moment cannot both get it. Online, a full event puts
+the newcomer (or the part of a party that does not fit) on the waitlist instead of turning
+them away; the organiser's own ways in still refuse, since they can raise the capacity.
 """
 
 from __future__ import annotations
@@ -9,10 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 
-from ..models import Player, Tournament
-from . import audit
+from .. import waitlist as rules
+from ..models import EmailLog, Party, Player, Tournament
+from . import audit, mail
 from .errors import UserFacingError
 
 
@@ -27,6 +31,24 @@ class Registrant:
 
 def active_players(tournament: Tournament):
     return tournament.players.filter(status=Player.Status.REGISTERED)
+
+
+def holding_email(tournament: Tournament):
+    """Registrations whose e-mail is taken: those playing and those waiting for a place."""
+    return tournament.players.filter(
+        status__in=[Player.Status.REGISTERED, Player.Status.WAITLISTED]
+    )
+
+
+def online_closed_reason(tournament: Tournament, now=None) -> str:
+    """Why the public form is closed, or "" when it is open (full still means open: the
+    waitlist takes the newcomers)."""
+    if not tournament.registration_open:
+        return "Registration for this tournament is closed."
+    closes = tournament.registration_closes_at
+    if closes is not None and (now or timezone.now()) >= closes:
+        return "Registration for this tournament closed at its closing time."
+    return ""
 
 
 def lock_tournament(tournament: Tournament) -> Tournament:
@@ -48,7 +70,7 @@ def check_email_free(tournament: Tournament, email: str, *, exclude: Player | No
     email = email.strip().lower()
     if not email:
         return
-    taken = active_players(tournament).filter(email=email)
+    taken = holding_email(tournament).filter(email=email)
     if exclude is not None:
         taken = taken.exclude(pk=exclude.pk)
     if taken.exists():
@@ -69,22 +91,7 @@ def _create_with_unique_code(player: Player) -> Player:
     raise RuntimeError("Could not find a free registration code")
 
 
-@transaction.atomic
-def register(
-    tournament: Tournament,
-    registrant: Registrant,
-    *,
-    source: str = Player.Source.WEB,
-    actor=None,
-    check_in: bool = False,
-) -> Player:
-    tournament = lock_tournament(tournament)
-    if source == Player.Source.WEB and not tournament.registration_open:
-        raise UserFacingError("Registration for this tournament is closed.")
-    if not registrant.name.strip():
-        raise UserFacingError("Please give the player's name.", field="name")
-    check_room(tournament)
-    check_email_free(tournament, registrant.email)
+def _new_player(tournament: Tournament, registrant: Registrant, source: str, **extra) -> Player:
     player = Player(
         tournament=tournament,
         name=registrant.name,
@@ -93,11 +100,45 @@ def register(
         group_name=registrant.group_name,
         costume_contest=registrant.costume_contest,
         source=source,
+        **extra,
     )
+    return _create_with_unique_code(player)
+
+
+def _next_waitlist_position(tournament: Tournament) -> int:
+    last = tournament.players.filter(status=Player.Status.WAITLISTED).aggregate(
+        last=Max("waitlist_position")
+    )["last"]
+    return (last or 0) + 1
+
+
+def _check_names(registrants: list[Registrant]) -> None:
+    for registrant in registrants:
+        if not registrant.name.strip():
+            raise UserFacingError("Please give the player's name.", field="name")
+
+
+@transaction.atomic
+def register(
+    tournament: Tournament,
+    registrant: Registrant,
+    *,
+    source: str = Player.Source.WEB,
+    actor=None,
+    check_in: bool = False,
+    waitlist_ok: bool = False,
+) -> Player:
+    if source == Player.Source.WEB:
+        return register_party(tournament, [registrant], waitlist_ok=waitlist_ok)[0]
+    tournament = lock_tournament(tournament)
+    _check_names([registrant])
+    check_room(tournament)
+    check_email_free(tournament, registrant.email)
+    extra = {}
     if check_in:
-        player.checked_in_at = timezone.now()
-        player.checked_in_by = actor if actor is not None and actor.is_authenticated else None
-    _create_with_unique_code(player)
+        extra["checked_in_at"] = timezone.now()
+        extra["checked_in_by"] = actor if actor is not None and actor.is_authenticated else None
+    player = _new_player(tournament, registrant, source, **extra)
     audit.record(
         "player.registered",
         f"{player.name} registered ({player.get_source_display()})"
@@ -107,3 +148,99 @@ def register(
         target=player,
     )
     return player
+
+
+@transaction.atomic
+def register_party(
+    tournament: Tournament,
+    registrants: list[Registrant],
+    *,
+    email_each: bool = False,
+    waitlist_ok: bool = False,
+) -> list[Player]:
+    """The public form: one player, or a party whose first member is the one booking.
+
+    Places go to the party as the organiser chose (`waitlist.admit`); whoever does not get
+    one goes on the waitlist, in the form's order, if they said yes to it (`waitlist_ok`):
+    a place may have gone while they typed. Nobody jumps the queue: while anyone waits,
+    newcomers wait behind them.
+    """
+    tournament = lock_tournament(tournament)
+    closed = online_closed_reason(tournament)
+    if closed:
+        raise UserFacingError(closed)
+    if not registrants:
+        raise UserFacingError("Please give the player's name.", field="name")
+    if len(registrants) > tournament.party_size_max:
+        raise UserFacingError(
+            f"A party may have at most {tournament.party_size_max} players.", field="size"
+        )
+    _check_names(registrants)
+    emails = [r.email.strip().lower() for r in registrants if r.email.strip()]
+    if len(set(emails)) != len(emails):
+        raise UserFacingError("Two players of the party have the same e-mail.", field="email")
+    for registrant in registrants:
+        check_email_free(tournament, registrant.email)
+    booker = registrants[0]
+    party = None
+    if len(registrants) > 1:
+        party = Party.objects.create(
+            tournament=tournament, name=booker.name, email=booker.email, email_each=email_each
+        )
+    waiting = tournament.players.filter(status=Player.Status.WAITLISTED).exists()
+    free = 0 if waiting else tournament.capacity - active_players(tournament).count()
+    admitted = rules.admit(free, len(registrants), tournament.party_fit)
+    if admitted < len(registrants) and not waitlist_ok:
+        left = max(free, 0)
+        raise UserFacingError(
+            f"Sorry, {tournament.name} is full"
+            + (f" ({left} place{'s' if left != 1 else ''} left)" if left else "")
+            + ". Tick “Put me on the waitlist” to wait for a freed place.",
+            field="waitlist",
+        )
+    position = _next_waitlist_position(tournament)
+    players = []
+    for index, registrant in enumerate(registrants):
+        extra = {"party": party}
+        if index >= admitted:
+            extra.update(status=Player.Status.WAITLISTED, waitlist_position=position)
+            position += 1
+        player = _new_player(tournament, registrant, Player.Source.WEB, **extra)
+        where = "on the waitlist" if index >= admitted else "(Online registration)"
+        audit.record(
+            "player.waitlisted" if index >= admitted else "player.registered",
+            f"{player.name} registered {where}" + (f" in {party.name}'s party" if party else ""),
+            tournament=tournament,
+            target=player,
+        )
+        players.append(player)
+    _confirm_by_email(players, party)
+    return players
+
+
+def _confirm_by_email(players: list[Player], party: Party | None) -> None:
+    """One e-mail to the booker listing the party, plus, with `email_each`, one to every
+    member who gave an address of their own."""
+    booker, others = players[0], players[1:]
+    own = [p for p in others if p.email] if party is not None and party.email_each else []
+    listed = [booker, *(p for p in others if p not in own)]
+    mail.queue(booker, EmailLog.Kind.CONFIRMATION, members=listed)
+    for player in own:
+        mail.queue(player, EmailLog.Kind.CONFIRMATION)
+
+
+@transaction.atomic
+def send_code_again(tournament: Tournament, email: str) -> None:
+    """E-mails an already registered address its own code, to that address only; says
+    nothing to the person asking, so the form does not tell who is registered."""
+    email = email.strip().lower()
+    holder = holding_email(tournament).filter(email=email).first() if email else None
+    if holder is None or not mail.enabled():
+        return
+    mail.queue(holder, EmailLog.Kind.CODE_AGAIN)
+    audit.record(
+        "email.code_again",
+        f"{holder.name} ({holder.code}): registration code e-mailed again on request",
+        tournament=tournament,
+        target=holder,
+    )

@@ -49,6 +49,7 @@ from ..seating import draw_pods
 from . import advancement, registration, rehearsal_cash, rounds, stages
 from . import printouts as printout_service
 from . import prizes as prize_service
+from .rehearsal_crowd import register_crowd
 from .seating import seating_by_pod
 
 FIRST = [
@@ -160,11 +161,22 @@ class Rehearsal:
             "players": self.players,
             "pods": pods,
             "ghosts": ghosts,
+            "registration": self.registration(),
             "stages": {kind: report.as_dict() for kind, report in self.stages.items()},
             **self.finals(),
             "prizes": self.prizes,
             "cashbook": self.cashbook,
             "printouts": self.printouts,
+        }
+
+    def registration(self) -> dict[str, int]:
+        """What the crowd did before the night: parties, the waitlist, cancellations."""
+        players = self.tournament.players
+        return {
+            "parties": self.tournament.parties.count(),
+            "promoted_from_waitlist": players.filter(promoted_at__isnull=False).count(),
+            "waiting": players.filter(status=Player.Status.WAITLISTED).count(),
+            "cancelled": players.filter(status=Player.Status.WITHDRAWN).count(),
         }
 
     def finals(self) -> dict[str, Any]:
@@ -234,14 +246,17 @@ def create_event(
     )
     TournamentRole.objects.create(tournament=tournament, user=organiser, role="organiser")
     rng = random.Random(seed)
-    for i in range(players):
-        name = f"{rng.choice(FIRST)} {rng.choice(LAST)}"
-        player = registration.register(
-            tournament,
+    names = [f"{rng.choice(FIRST)} {rng.choice(LAST)}" for _ in range(players)]
+    register_crowd(
+        tournament,
+        [
             registration.Registrant(
                 name=name, email=f"{name.lower().replace(' ', '.')}.{i}@rehearsal.invalid"
-            ),
-        )
+            )
+            for i, name in enumerate(names)
+        ],
+    )
+    for i, player in enumerate(registration.active_players(tournament).order_by("pk")):
         rehearsal_cash.arrive(player, i, organiser)
     return tournament, organiser
 

@@ -59,6 +59,7 @@ _COMPARE = {
     "lte": operator.le,
     "gt": operator.gt,
     "gte": operator.ge,
+    "in": lambda value, choices: value in choices,
 }
 
 

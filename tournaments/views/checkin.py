@@ -21,9 +21,10 @@ from ..forms.cashbook import FeeForm
 from ..forms.checkin import WalkInForm
 from ..forms.search import SearchForm
 from ..permissions import TournamentPermissionMixin, permissions_of
-from ..services import cashbook
+from ..services import cashbook, mail
 from ..services import checkin as service
 from ..services.errors import UserFacingError
+from ..services.parties import promoted_to_tell
 from ..services.tournaments import counts
 
 WALK_IN_SESSION_KEY = "checkin_walk_in"
@@ -120,6 +121,8 @@ class CheckInDeskView(CheckInPermissionMixin, View):
             self.tournament.players.filter(pk=walk_in_pk).first() if walk_in_pk else None
         )
         context = self.desk_context(self.query(request.GET), walk_in_player=walk_in_player)
+        # With e-mail on, promoted players were told by e-mail; without it, the desk tells them.
+        context["promoted"] = [] if mail.enabled() else promoted_to_tell(self.tournament)
         return TemplateResponse(request, DESK_TEMPLATE, context)
 
 

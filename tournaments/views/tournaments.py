@@ -1,4 +1,5 @@
 from django.contrib import messages
+from django.db import transaction
 from django.shortcuts import redirect
 from django.urls import path
 from django.views.generic import CreateView, TemplateView, UpdateView, View
@@ -6,9 +7,11 @@ from django.views.generic import CreateView, TemplateView, UpdateView, View
 from ..forms.tournament import TournamentForm
 from ..models import Tournament
 from ..permissions import OrganiserRequiredMixin, TournamentPermissionMixin, has_permission
+from ..services import mail, waitlist
 from ..services import tournaments as service
 from ..services.errors import UserFacingError
 from ..services.phase import step_of
+from ..words import count
 
 
 class TournamentCreateView(OrganiserRequiredMixin, CreateView):
@@ -40,13 +43,18 @@ class TournamentEditView(TournamentPermissionMixin, UpdateView):
 
     def form_valid(self, form):
         try:
-            self.object = service.update_tournament(
-                form.instance, form.changed_data, actor=self.request.user
-            )
+            with transaction.atomic():
+                self.object = service.update_tournament(
+                    form.instance, form.changed_data, actor=self.request.user
+                )
+                promoted = []
+                if {"capacity", "party_fit"} & set(form.changed_data):
+                    promoted = waitlist.fill_after_change(self.tournament, actor=self.request.user)
         except UserFacingError as exc:
             form.add_error(None, exc.message)
             return self.form_invalid(form)
-        messages.success(self.request, "Saved.")
+        got = f" {count(len(promoted), 'waitlisted player')} got a place." if promoted else ""
+        messages.success(self.request, "Saved." + got)
         return redirect(self.get_success_url())
 
 
@@ -68,7 +76,11 @@ class DashboardView(TournamentPermissionMixin, TemplateView):
         # The next step is the organiser's: it links to pages only they may open.
         step = step_of(t) if has_permission(self.request.user, t, "stages.run") else None
         return super().get_context_data(
-            counts=service.counts(t), switches=switches, step=step, **kwargs
+            counts=service.counts(t),
+            switches=switches,
+            step=step,
+            email_on=mail.enabled(),
+            **kwargs,
         )
 
 

@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from tournaments.models import Player, Tournament, TournamentRole, UserProfile
-from tournaments.services import invitations, registration, rounds
+from tournaments.services import invitations, registration, rounds, waitlist
 from tournaments.services.accounts import one_time_password
 from tournaments.services.rehearsal import FIRST, LAST, rehearse
 
@@ -55,7 +55,8 @@ class Command(BaseCommand):
             charity="Breast cancer research",
             entry_fee=25,
             venue="Community Center Ballroom",
-            capacity=players + no_shows + 20,
+            # Full: the rehearsal's last registrant waits on the waitlist for a freed place.
+            capacity=players + no_shows,
         )
         tournament.refresh_from_db()
         TournamentRole.objects.create(tournament=tournament, user=accounts["staff"], role="staff")
@@ -96,6 +97,12 @@ class Command(BaseCommand):
             f"  {players} checked in and playing in {stage.pods.count()} pods, "
             f"{no_shows} registered no-shows; round {current.number} "
             f"(set {current.set_number}, rolling for {current.target}s) is being played"
+        )
+        party = tournament.parties.first()
+        self.stdout.write(
+            f"  The event is full: {waitlist.queue(tournament).count()} on the waitlist "
+            f"(the organiser's Players > Waitlist); {party.name} registered a party of "
+            f"{party.members.count()} in one form"
         )
         self.stdout.write(
             f"  Public page: /t/{SLUG}/   Seat finder: /t/{SLUG}/seat/   Board: /t/{SLUG}/board/"

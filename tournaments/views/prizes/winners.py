@@ -26,6 +26,7 @@ from ...models import (
 from ...prizes import OVERALL, Award, PrizeTie, Unawarded
 from ...services import cash_planner
 from ...services import prizes as service
+from ...services.costume import offered_rows
 from ...services.errors import UserFacingError
 from .common import (
     AWARD,
@@ -198,6 +199,7 @@ class PrizeWinnersView(PrizePageMixin, View):
         picks = []
         for category in judged:
             rows = [r for r in totals.get(category.stage_kind, []) if r.eligible]
+            rows = offered_rows(category, rows)
             pods = sorted({r.pod for r in rows})
             if category.scope == "pod_group":
                 groups = [(OVERALL, "Best pod", [(p, f"Pod {p}") for p in pods])]
@@ -362,6 +364,7 @@ class NominateView(PrizePageMixin, View):
         rows = [
             r for r in service.player_totals(self.tournament, category.stage_kind) if r.eligible
         ]
+        rows = offered_rows(category, rows)
         pods = sorted({r.pod for r in rows})
         if category.scope == "pod_group":
             groups, allowed = {OVERALL}, set(pods)

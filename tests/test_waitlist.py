@@ -1,0 +1,141 @@
+"""The waitlist: who is offered it, who gets a freed place, and the organiser's list."""
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.factories import PlayerFactory
+from tests.helpers import drawn_stage, settings_data
+from tournaments.models import AuditEntry, Player, RosterChange
+from tournaments.services import waitlist
+from tournaments.services.players import withdraw
+from tournaments.services.registration import Registrant, register_party
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def full(tournament):
+    tournament.capacity = 4
+    tournament.save()
+    return PlayerFactory.create_batch(4, tournament=tournament)
+
+
+def wait(tournament, *names):
+    return [
+        register_party(tournament, [Registrant(n, f"{n.lower()}@example.org")], waitlist_ok=True)[0]
+        for n in names
+    ]
+
+
+def snapshot():
+    return (
+        list(Player.objects.order_by("pk").values_list("pk", "status", "waitlist_position")),
+        AuditEntry.objects.count(),
+    )
+
+
+def test_full_event_offers_the_waitlist_before_the_form(client, tournament, full):
+    public = client.get(reverse("tournament-public", args=[tournament.slug])).content.decode()
+    assert "The tournament is full" in public and "Join the waitlist" in public
+    form = client.get(reverse("register", args=[tournament.slug])).content.decode()
+    assert "Put me (and my party) on the waitlist" in form
+
+
+def test_joining_the_waitlist_from_the_form(client, tournament, full):
+    data = {"name": "Wendy Wait", "email": "wendy@example.org", "join_waitlist": "on"}
+    response = client.post(reverse("register", args=[tournament.slug]), data)
+    assert response.status_code == 302
+    wendy = Player.objects.get(name="Wendy Wait")
+    assert wendy.status == Player.Status.WAITLISTED and wendy.waitlist_position == 1
+    assert "on the waitlist" in client.get(response.url).content.decode()
+
+
+def test_waitlisted_email_cannot_register_twice(tournament, full):
+    wait(tournament, "Wendy")
+    before = snapshot()
+    with pytest.raises(Exception, match="already registered"):
+        register_party(tournament, [Registrant("W2", "WENDY@example.org")], waitlist_ok=True)
+    assert snapshot() == before
+
+
+def test_newcomers_queue_behind_the_waitlist(tournament, full):
+    first, second = wait(tournament, "First", "Second")
+    tournament.capacity = 5  # raised without promoting (as a script might)
+    tournament.save()
+    (late,) = wait(tournament, "Late")
+    assert late.status == Player.Status.WAITLISTED and late.waitlist_position == 3
+
+
+def test_withdrawal_promotes_the_first_in_line(tournament, full, organiser):
+    first, second = wait(tournament, "First", "Second")
+    withdraw(full[0], actor=organiser)
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert first.status == Player.Status.REGISTERED and first.promoted_at
+    assert second.status == Player.Status.WAITLISTED
+    entry = AuditEntry.objects.get(action="player.promoted")
+    assert entry.target_id == str(first.pk) and entry.actor == organiser
+
+
+def test_raising_the_capacity_promotes(client_for, tournament, full, organiser):
+    first, second, third = wait(tournament, "First", "Second", "Third")
+    tournament.refresh_from_db()
+    response = client_for(organiser).post(
+        reverse("tournament-edit", args=[tournament.slug]), settings_data(tournament, capacity=6)
+    )
+    assert response.status_code == 302
+    assert [Player.objects.get(pk=p.pk).status for p in (first, second, third)] == [
+        "registered",
+        "registered",
+        "waitlisted",
+    ]
+    desk = client_for(organiser).get(reverse("checkin-desk", args=[tournament.slug]))
+    body = desk.content.decode()
+    assert "From the waitlist: tell them" in body and first.code in body
+
+
+def test_organiser_reorders_the_list_audited(client_for, tournament, full, organiser):
+    a, b, c = wait(tournament, "Ann", "Bea", "Cid")
+    client = client_for(organiser)
+    page = client.get(reverse("waitlist", args=[tournament.slug])).content.decode()
+    assert page.index("Ann") < page.index("Bea") < page.index("Cid")
+    before = snapshot()
+    for bad in ({}, {"to": "first"}, {"to": "0"}, {"to": "1.5"}):
+        response = client.post(reverse("waitlist-move", args=[tournament.slug, c.pk]), bad)
+        assert response.status_code == 302
+        assert snapshot() == before
+    assert "whole number" in client.get(response.url).content.decode()
+    client.post(reverse("waitlist-move", args=[tournament.slug, c.pk]), {"to": "1"})
+    order = list(waitlist.queue(tournament).values_list("name", flat=True))
+    assert order == ["Cid", "Ann", "Bea"]
+    entry = AuditEntry.objects.get(action="waitlist.moved")
+    assert entry.data == {"from": 3, "to": 1} and entry.actor == organiser
+    withdraw(full[0], actor=organiser)
+    assert Player.objects.get(pk=c.pk).status == Player.Status.REGISTERED
+
+
+def test_staff_cannot_see_or_reorder_the_waitlist(client_for, tournament, full, staff_user):
+    (a,) = wait(tournament, "Ann")
+    client = client_for(staff_user)
+    assert client.get(reverse("waitlist", args=[tournament.slug])).status_code == 403
+    before = snapshot()
+    url = reverse("waitlist-move", args=[tournament.slug, a.pk])
+    assert client.post(url, {"to": "1"}).status_code == 403
+    assert snapshot() == before
+
+
+def test_walk_in_from_the_waitlist_takes_a_ghost_seat(client_for, tournament, organiser):
+    tournament.capacity = 10
+    tournament.save()
+    stage = drawn_stage(tournament, organiser, players=10)  # two ghost seats
+    (wendy,) = wait(tournament, "Wendy")
+    client = client_for(organiser)
+    assert "ghost seat" in client.get(reverse("waitlist", args=[tournament.slug])).content.decode()
+    response = client.post(reverse("waitlist-seat", args=[tournament.slug, wendy.pk]))
+    assert response.status_code == 302
+    assert "takes a ghost seat" in client.get(response.url).content.decode()
+    wendy.refresh_from_db()
+    assert wendy.status == Player.Status.REGISTERED and wendy.checked_in_at <= timezone.now()
+    assert RosterChange.objects.get(player=wendy, kind="join").pod.stage == stage
+    assert AuditEntry.objects.filter(action="stage.player_joined", target_id=str(wendy.pk))

@@ -1,0 +1,165 @@
+"""A player's own page, opened by the link in their confirmation (code + signature).
+
+It shows only the player's own name, code and state, their party's names, their seat and
+partner, their card, their prizes: never anyone's e-mail or phone. A link whose code or
+signature was changed is a 404, like a page that does not exist. A fixed number of queries.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path
+from django.views.generic import View
+
+from scoring.views.cards import stage_cards
+from scoring.views.public import placements, round_state
+
+from ..forms.player_page import CardProblemForm
+from ..forms.prizes import dollars
+from ..models import Player
+from ..permissions import PUBLIC, TournamentPermissionMixin
+from ..services import mail, player_self, waitlist
+from ..services.errors import UserFacingError
+from ..services.player_links import player_from_link, player_page_path, qr_svg_path
+from ..services.printouts.links import site_url
+
+
+class PlayerLinkMixin(TournamentPermissionMixin):
+    permission = PUBLIC
+
+    def player(self) -> Player:
+        player = player_from_link(self.tournament, self.kwargs["code"], self.kwargs["token"])
+        if player is None:
+            raise Http404("This link is not valid.")
+        return player
+
+    def page_path(self, player: Player) -> str:
+        return player_page_path(player, self.tournament.slug)
+
+
+def prizes_of(player: Player) -> list[dict]:
+    awards = player.awards.select_related("category").prefetch_related("payouts")
+    return [
+        {
+            "label": award.category.label,
+            "amount": dollars(award.amount_cents),
+            "paid": any(p.voided_at is None for p in award.payouts.all()),
+        }
+        for award in awards
+    ]
+
+
+class PlayerPageView(PlayerLinkMixin, View):
+    http_method_names = ["get"]
+
+    def get(self, request, slug, code, token):
+        return self.render(self.player())
+
+    def render(self, player: Player, *, problem_form=None, status: int = 200):
+        state = round_state(self.tournament)
+        placement = None
+        if player.status == Player.Status.REGISTERED and state.current is not None:
+            placement = placements(state, [player])[0]
+        url = site_url(self.request) + self.page_path(player)
+        size, qr_path = qr_svg_path(url)
+        party = []
+        if player.party_id:
+            party = list(
+                player.party.members.order_by("pk").only(
+                    "pk", "name", "status", "checked_in_at", "party_id"
+                )
+            )
+        seat = player_self.current_pod_seat(player)
+        context = {
+            "tournament": self.tournament,
+            "player": player,
+            "token": self.kwargs["token"],
+            "email_on": mail.enabled(),
+            "position": waitlist.position_of(player),
+            "placement": placement,
+            "state": state,
+            "stages": stage_cards(self.tournament, player),
+            "prizes": prizes_of(player),
+            "party": party,
+            "page_url": url,
+            "qr_size": size,
+            "qr_path": qr_path,
+            "may_cancel": player.status != Player.Status.WITHDRAWN
+            and player.checked_in_at is None
+            and not player_self.event_started(player),
+            "card_pod": seat.pod if seat else None,
+            "problem_form": problem_form or CardProblemForm(),
+            "problems": list(player.card_problems.all()),
+        }
+        return TemplateResponse(
+            self.request, "tournaments/player_page.html", context, status=status
+        )
+
+
+class CancelOwnPlaceView(PlayerLinkMixin, View):
+    http_method_names = ["post"]
+
+    def post(self, request, slug, code, token):
+        player = self.player()
+        if request.POST.get("confirm") != "yes":
+            messages.error(request, "Tick “Yes, cancel my place” to cancel.")
+            return redirect(self.page_path(player))
+        try:
+            player_self.cancel_own_place(player)
+        except UserFacingError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, "Your registration is cancelled. Thank you for telling us.")
+        return redirect(self.page_path(player))
+
+
+LAPSED = (
+    "Sorry, the offer has lapsed: the place went to the next on the waitlist. You are back "
+    "on the list."
+)
+
+
+class AcceptOfferView(PlayerLinkMixin, View):
+    http_method_names = ["post"]
+
+    def post(self, request, slug, code, token):
+        player = self.player()
+        try:
+            accepted = waitlist.accept_offer(player)
+        except UserFacingError as exc:
+            messages.error(request, exc.message)
+        else:
+            if accepted is None:
+                messages.error(request, LAPSED)
+            else:
+                messages.success(request, "Your place is confirmed. See you on the night!")
+        return redirect(self.page_path(player))
+
+
+class CardProblemView(PlayerPageView):
+    http_method_names = ["post"]
+
+    def post(self, request, slug, code, token):
+        player = self.player()
+        form = CardProblemForm(request.POST)
+        if form.is_valid():
+            try:
+                player_self.report_card_problem(player, form.cleaned_data["message"])
+            except UserFacingError as exc:
+                form.add_error("message" if exc.field else None, exc.message)
+            else:
+                messages.success(request, "Sent to your pod's staff: they will check your card.")
+                return redirect(self.page_path(player))
+        return self.render(player, problem_form=form, status=400)
+
+
+P = "t/<slug:slug>/me/<str:code>/<str:token>/"
+urlpatterns = [
+    path(P, PlayerPageView.as_view(), name="player-page"),
+    path(f"{P}cancel/", CancelOwnPlaceView.as_view(), name="player-cancel"),
+    path(f"{P}accept/", AcceptOfferView.as_view(), name="player-accept"),
+    path(f"{P}card-problem/", CardProblemView.as_view(), name="player-card-problem"),
+]
