@@ -31,7 +31,7 @@ from tournaments.services import advancement as service
 from tournaments.services.draws import draw_report
 from tournaments.services.errors import UserFacingError
 from tournaments.services.roll_offs import cut_roll_offs
-from tournaments.views.prizes.common import ordinal, where
+from tournaments.words import ordinal, where
 
 from .standings import StandingsAccessMixin
 

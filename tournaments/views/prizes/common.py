@@ -13,7 +13,6 @@ from ...budget import prize_budget
 from ...forms.prizes import dollars
 from ...models import Payout, Player, Tournament
 from ...permissions import TournamentPermissionMixin, permissions_of
-from ...prizes import OVERALL
 
 AWARD = "prizes.award"
 PAY = "payouts.pay"
@@ -24,18 +23,6 @@ NOUNS = {
     "most_losses": ("loss", "losses"),
 }
 LOCKED = "Prizes are being paid, so the prize list can no longer change."
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def where(group, pod=None) -> str:
-    """Pod 3, Overall, or the winning pod of a team prize."""
-    if pod is not None:
-        return f"Pod {pod} (team)"
-    return "Overall" if str(group) == OVERALL else f"Pod {group}"
 
 
 def value_text(measure: str, value: int | None) -> str:

@@ -13,7 +13,8 @@ from ...models import Payout, PrizeCategory
 from ...permissions import PUBLIC, has_permission
 from ...services import prizes as service
 from ...services.csv_io import neutralise, to_csv
-from .common import AWARD, PAY, PrizePageMixin, where
+from ...words import where
+from .common import AWARD, PAY, PrizePageMixin
 
 
 class LedgerAccessMixin:

@@ -17,7 +17,8 @@ from ...forms.stages import first_error
 from ...models import Payout, PrizeAward
 from ...services import prizes as service
 from ...services.errors import UserFacingError
-from .common import PAY, PrizePageMixin, ordinal, where
+from ...words import ordinal, where
+from .common import PAY, PrizePageMixin
 
 
 @dataclass(frozen=True)

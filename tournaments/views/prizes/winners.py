@@ -28,16 +28,15 @@ from ...services import cash_planner
 from ...services import prizes as service
 from ...services.costume import offered_rows
 from ...services.errors import UserFacingError
+from ...words import ordinal, where
 from .common import (
     AWARD,
     PrizePageMixin,
     budget_context,
     list_total_cents,
     name_ids,
-    ordinal,
     paid_started,
     value_text,
-    where,
     who,
 )
 from .last_bunco import night_line
