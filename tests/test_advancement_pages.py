@@ -417,9 +417,10 @@ def queries(client, address) -> int:
     return len(captured)
 
 
-# 16 for the results, and 5 for checking the draws (the list of draws, the seeds the stored
-# stages, roll-offs and prize roll-offs replay from, whether the prizes are being paid).
-RESULTS_QUERIES = 21
+# 17 for the results (one of them every prize winner, not only the grand prize), and 5 for
+# checking the draws (the list of draws, the seeds the stored stages, roll-offs and prize
+# roll-offs replay from, whether the prizes are being paid).
+RESULTS_QUERIES = 22
 # The tournament with its final, the seats, the throws, and the order roll's newest version.
 BOARD_FINAL_QUERIES = 5
 
