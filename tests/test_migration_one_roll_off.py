@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import PlayerFactory, TournamentFactory
-from tests.helpers import migrate, newest_migrations
+from tests.helpers import migrate, newest_migrations, old_tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -17,8 +16,7 @@ AFTER = [("tournaments", "0015_one_roll_off")]
 
 def test_old_roll_offs_are_copied_with_their_audit_entries_and_back():
     old = migrate(BEFORE)
-    tournament = TournamentFactory()
-    a, b, c = (PlayerFactory(tournament=tournament).pk for _ in range(3))
+    tournament, (a, b, c) = old_tournament(old, players=3)
     stage = old.get_model("tournaments", "Stage").objects.create(
         tournament_id=tournament.pk, kind="qualifying", sets=1, rules={}, seed=5, draw_input={}
     )

@@ -9,8 +9,8 @@ import random
 import pytest
 
 from scoring.rules import roll_order
-from tests.factories import PlayerFactory, TournamentFactory, UserFactory
-from tests.helpers import migrate, newest_migrations, seated_final
+from tests.factories import UserFactory
+from tests.helpers import migrate, newest_migrations, old_tournament, seated_final
 from tournaments.draws import draw_code
 from tournaments.models import AuditEntry, Draw, RollOff
 from tournaments.services import advancement
@@ -64,8 +64,7 @@ AFTER = [("tournaments", "0017_final_order_roll_offs")]
 
 
 def old_final(old, players, faces, order, dice_seed=None):
-    tournament = TournamentFactory()
-    ids = [PlayerFactory(tournament=tournament).pk for _ in range(players)]
+    tournament, ids = old_tournament(old, players=players)
     stage = old.get_model("tournaments", "Stage").objects.create(
         tournament_id=tournament.pk, kind="semi_final", sets=1, rules={}, seed=5, draw_input={}
     )

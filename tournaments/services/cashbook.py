@@ -291,7 +291,7 @@ def prize_paid(award: PrizeAward, amount_cents: int, *, actor, give_back_cents: 
             field="give_back",
         )
     common = {"tournament": award.tournament, "box": box.key, "method": book.CASH}
-    paid = _create(
+    _create(
         None,
         **common,
         kind=book.PAYOUT,
@@ -300,7 +300,8 @@ def prize_paid(award: PrizeAward, amount_cents: int, *, actor, give_back_cents: 
         player=award.player,
         recorded_by=_actor(actor),
     )
-    _record(paid, actor, f"Prize paid to {award.player.name}: {book.dollars(amount_cents)}")
+    # No audit entry of its own: the payment's entry (payouts) is this write's, and one write
+    # says once what it stored; the give-back below is a second fact, so it gets one.
     if give_back_cents:
         back = _create(
             None,
