@@ -69,6 +69,8 @@ def scenario() -> Scenario:
 
 
 def pages(s: Scenario) -> list[Page]:
+    from tournaments.services.player_links import player_page_path
+
     live, done = s.live.slug, s.done.slug
     stage = Stage.objects.get(tournament=s.live, kind="qualifying")
     pod = stage.pods.get(number=1)
@@ -89,12 +91,19 @@ def pages(s: Scenario) -> list[Page]:
         Page("public", "results", at("results", done)),
         Page("public", "board", at("board", live)),
         Page("public", "board final", at("board", done)),
+        Page("public", "my card", f"{at('my-card', live)}?q={player.code}"),
+        Page("public", "player's own page", player_page_path(player, live)),
         Page("staff", "my pods", at("my-pods", live)),
         Page("staff", "pod page", at("pod-detail", live, 1)),
         Page("staff", "result form", at("table-result", live, 1, 3, 1)),
         Page("staff", "card form", at("card-detail", live, 1, player.pk)),
         Page("admin", "printouts", at("printouts", done)),
         Page("admin", "prizes", at("prizes", done)),
+        Page("admin", "prize table", at("payouts", done)),
+        Page("admin", "ledger", at("ledger", done)),
+        Page("admin", "cash book", at("cashbook", done)),
+        Page("admin", "cash box", at("cash-box", done, "desk")),
+        Page("admin", "charity summary", at("cashbook-summary", done)),
         Page("organiser", "home", at("home")),
         Page("organiser", "dashboard", at("tournament-dashboard", live)),
         Page("organiser", "settings", at("tournament-edit", live)),
@@ -105,6 +114,12 @@ def pages(s: Scenario) -> list[Page]:
         Page("organiser", "prize winners", at("prize-winners", done)),
         Page("organiser", "staff & admins", at("people", live)),
         Page("organiser", "audit log", at("audit-log", live)),
+        Page("organiser", "waitlist", at("waitlist", live)),
+        Page("organiser", "e-mails", at("email-log", live)),
+        Page("organiser", "add a player", at("player-add", live)),
+        Page("organiser", "import players", at("player-import", live)),
+        Page("organiser", "final table", at("final-table", done)),
+        Page("organiser", "standings", at("standings", done)),
         Page(
             "organiser",
             "verified card",
