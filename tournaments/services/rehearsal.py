@@ -223,7 +223,13 @@ def practice_secret(seed: int) -> str:
 
 
 def create_event(
-    *, players: int, preset: str, seed: int, slug: str, organiser_name: str = "organiser"
+    *,
+    players: int,
+    preset: str,
+    seed: int,
+    slug: str,
+    organiser_name: str = "organiser",
+    entry_fee: int = 20,
 ) -> tuple[Tournament, Any]:
     """Registers and checks in `players` people through the registration services."""
     User = get_user_model()
@@ -235,7 +241,7 @@ def create_event(
         charity="Rehearsal charity",
         date=timezone.localdate() + datetime.timedelta(days=7),
         venue="Rehearsal hall",
-        entry_fee=20,
+        entry_fee=entry_fee,
         capacity=max(players, 4),
         qualifying_sets=3,
         preset=RulePreset.objects.get(slug=preset),
@@ -516,12 +522,16 @@ def rehearse(
     seed: int,
     slug: str | None = None,
     stop_after_round: int | None = None,
+    entry_fee: int = 20,
 ) -> Rehearsal:
-    """Plays the event to `stop_after_round` of the qualifying stage, or to the grand prize."""
+    """Plays the event to `stop_after_round` of the qualifying stage, or to the grand prize.
+    The entry fee is set before the desk records any fee, so the cash book agrees with it."""
     slug = slug or f"rehearsal-{preset}-{seed}"
     for old in Tournament.objects.filter(slug=slug):
         purge_tournament(old)
-    tournament, organiser = create_event(players=players, preset=preset, seed=seed, slug=slug)
+    tournament, organiser = create_event(
+        players=players, preset=preset, seed=seed, slug=slug, entry_fee=entry_fee
+    )
     stage = stages.draw_qualifying(tournament, actor=organiser, seed=seed, spread_groups=False)
     staff = _staff_accounts(tournament, max(1, -(-stage.pods.count() // PODS_PER_STAFF)))
     staff_pods(stage, staff, organiser)
