@@ -34,6 +34,12 @@ serve: migrate
 venue: migrate
 	$(PY) manage.py venue --port $(PORT)
 
+# The same over HTTPS, so staff phones also keep their pages offline (a service worker): the
+# phones must trust CERT (README: "At the venue without Wi-Fi"). make venue-https CERT=.. KEY=..
+.PHONY: venue-https
+venue-https: migrate
+	$(PY) manage.py venue --port $(PORT) --certfile "$(CERT)" --keyfile "$(KEY)"
+
 worker: $(VENV)/.runtime
 	$(VENV)/bin/celery -A bunco_site worker --loglevel INFO --concurrency 2
 
@@ -54,9 +60,11 @@ node_modules/.package-lock.json: package.json package-lock.json
 test: $(VENV)/.dev node_modules/.package-lock.json
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+# ruff, then the import contract in pyproject.toml (the layers in docs/architecture.md).
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 
 format: $(VENV)/.dev
 	$(VENV)/bin/ruff check --fix .
@@ -71,3 +79,15 @@ bench: $(VENV)/.dev
 .PHONY: bench-event-night
 bench-event-night: $(VENV)/.runtime
 	$(PY) bench/event_night.py $(BENCH_ARGS)
+
+# The save flow's throughput against a bare 3-query view on the same gunicorn settings
+# (bench/floor.py --help); PostgreSQL and Redis as for bench-event-night, about a minute.
+.PHONY: bench-floor
+bench-floor: $(VENV)/.runtime
+	$(PY) bench/floor.py $(BENCH_ARGS)
+
+# Each event-night page's CPU and queries at 24, 240 and 1,200 players (bench/pages.py
+# --help); PostgreSQL and Redis as above, and the dev requirements (the tests' factories).
+.PHONY: bench-pages
+bench-pages: $(VENV)/.dev
+	$(PY) bench/pages.py $(BENCH_ARGS)

@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scoring.rules import PRESETS, play_table_round, random_rolls, score_roll  # noqa: E402
-from scoring.rules.simulate import simulate_stage  # noqa: E402
+from tournaments.rules.simulate import simulate_stage  # noqa: E402
 
 SECONDS = 2.0
 

@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import reportlab  # noqa: E402
 
+from scoring.rules.seating import draw_pods  # noqa: E402
 from tournaments.printouts import (  # noqa: E402
     CardInfo,
     EventInfo,
@@ -39,7 +40,6 @@ from tournaments.printouts import (  # noqa: E402
     seating_charts,
     tally_sheets,
 )
-from tournaments.seating import draw_pods  # noqa: E402
 
 FIRST = ("Alice", "Bea", "Carol", "Dana", "Edith", "Fran", "Gloria", "Hannah", "Irene", "Joy")
 LAST = ("Smith", "Lopez-Hernández", "Nguyen", "O'Brien", "Kowalski", "Jones", "Worthington")

@@ -16,6 +16,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from scoring import queue
 from tournaments.models import Role, Tournament, TournamentRole
 
 log = logging.getLogger(__name__)
@@ -97,6 +98,8 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     the token), then saved a form opened before. Files cannot be carried over; the page says so.
     """
     log.warning("CSRF failure on %s: %s", request.path, reason)
+    if queue.from_queue(request):
+        return queue.answer(queue.FORBIDDEN, queue.STALE_TOKEN)
     fields = [
         (name, _label(name), values)
         for name, values in request.POST.lists()

@@ -30,7 +30,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from tournaments.services import audit
+from tournaments.foundation import audit
 
 log = logging.getLogger(__name__)
 

@@ -90,6 +90,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "tournaments.middleware.ForcePasswordChangeMiddleware",
+    "scoring.queue.QueueAnswerMiddleware",
 ]
 
 ROOT_URLCONF = "bunco_site.urls"
@@ -252,6 +253,10 @@ if REDIS_URL:
             "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
         }
     }
+    # Sessions are read from the shared cache (written to both): every signed-in request
+    # saves a database query. Only a shared cache may hold them: a per-process one would
+    # keep a signed-out session alive in the other processes.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 # The address printed in the score cards' QR codes when there is no request to take it from
 # (the print_packet command, the rehearsal), or to override the one the admin used.
 SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")

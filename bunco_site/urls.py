@@ -4,6 +4,7 @@ from django.urls import include, path
 urlpatterns = [
     path("django-admin/", admin.site.urls),
     path("", include("tournaments.urls")),
+    path("", include("scoring.urls")),
 ]
 
 # Error pages in the site's layout (bunco_site/errors.py); CSRF failures: settings.py.

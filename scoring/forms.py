@@ -111,6 +111,14 @@ class ResultForm(forms.Form):
     def count_fields(self, seat: int) -> list[forms.BoundField]:
         return [self[f"{kind}_{seat}"] for kind in self.kinds]
 
+    def player_rows(self, seat_rows) -> list[dict]:
+        """Each real player's count boxes; a ghost's rolls are its partner's."""
+        return [
+            {"row": row, "fields": self.count_fields(row.number)}
+            for row in seat_rows
+            if not row.is_ghost
+        ]
+
     def has_details(self) -> bool:
         """Anything besides the winner filled in: the details section starts open."""
         names = ["points_13", "points_24", "tie", "tie_note"]
@@ -157,3 +165,23 @@ class ResultForm(forms.Form):
                 if getattr(credit, kind):
                     initial[f"{kind}_{seat}"] = getattr(credit, kind)
         return initial
+
+
+def add_pod_page_forms(tables, stage, round_) -> None:
+    """Each table's form on the pod page (once its round has started), where a phone that
+    lost the network can still tap the winner of every table and the queue sends them later.
+    Three tables share the page, so the boxes' ids carry the table's number. `tables` are the
+    pod page's TableViews."""
+    if round_.status == "pending":
+        return
+    for table in tables:
+        seats = {row.seat.player_id: row.number for row in table.seats if not row.is_ghost}
+        form = ResultForm(
+            initial=ResultForm.initial_from(table.result, seats),
+            snake_eyes=bool(stage.rules.get("snake_eyes")),
+            auto_id=f"t{table.number}-%s",
+        )
+        form.id_prefix = f"t{table.number}-"
+        form.rows = form.player_rows(table.seats)
+        form.needs_reason = round_.status == "closed" and table.result is not None
+        table.form = form

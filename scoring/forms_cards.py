@@ -13,9 +13,11 @@ from dataclasses import dataclass
 
 from django import forms
 
-from .cards import Card
+from scoring.rules.cards import Card
+
 from .forms import STALE_PAGE, count_field
-from .services.cards import MAX_COUNT, RESOLVE_CHOICES
+from .services.card_writes import MAX_COUNT
+from .services.cards import RESOLVE_CHOICES
 
 MARKS = [("W", "W"), ("L", "L"), ("", "–")]
 LAYOUTS = [("rounds", "Round by round"), ("totals", "Totals only")]

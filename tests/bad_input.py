@@ -36,10 +36,15 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 
 from scoring.forms import STALE_PAGE
-from tests.factories import OrganiserFactory, TournamentFactory, UserFactory, grant
-from tests.helpers import checked_in
+from scoring.services import rounds as round_service
+from tests.support.factories import (
+    OrganiserFactory,
+    TournamentFactory,
+    UserFactory,
+    checked_in,
+    grant,
+)
 from tournaments.models import Player, Stage, Tournament, TournamentRole
-from tournaments.services import rounds as round_service
 from tournaments.services.presets import copy_preset
 from tournaments.services.rehearsal import rehearse
 

@@ -9,6 +9,8 @@ import shutil
 
 import pytest
 
+from tests.support.overrides import settings_for_tests
+
 # Playwright's sync API runs an event loop in the test thread; Django's ORM refuses to run
 # inside one unless told the test knows what it is doing.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -37,24 +39,11 @@ def pytest_runtest_makereport(item, call):
 
 
 @pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    """Factories create many users; the production hasher would dominate the suite's time."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
-def _media_in_tmp(settings, tmp_path):
-    """Printouts written by a test go to its own folder, not the data folder."""
-    settings.MEDIA_ROOT = tmp_path / "media"
-
-
-@pytest.fixture(autouse=True)
-def _plain_static_files(settings):
-    """Tests render templates without running collectstatic first."""
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
+def _settings_for_tests(settings, tmp_path):
+    """The fast hasher, media in the test's own folder, plain static files: see
+    tests/support/overrides.py, which module-scoped scenarios share."""
+    for name, value in settings_for_tests(settings, tmp_path / "media").items():
+        setattr(settings, name, value)
 
 
 @pytest.fixture
@@ -135,28 +124,28 @@ def phone_page(browser, live_server):
 
 @pytest.fixture
 def organiser(db):
-    from tests.factories import OrganiserFactory
+    from tests.support.factories import OrganiserFactory
 
     return OrganiserFactory()
 
 
 @pytest.fixture
 def tournament(organiser):
-    from tests.factories import TournamentFactory
+    from tests.support.factories import TournamentFactory
 
     return TournamentFactory(organiser=organiser)
 
 
 @pytest.fixture
 def staff_user(tournament):
-    from tests.factories import member
+    from tests.support.factories import member
 
     return member(tournament, "staff", "staffer")
 
 
 @pytest.fixture
 def admin_user(tournament):
-    from tests.factories import member
+    from tests.support.factories import member
 
     return member(tournament, "admin", "prizeadmin")
 

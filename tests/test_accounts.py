@@ -11,8 +11,14 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import PASSWORD, OrganiserFactory, TournamentFactory, UserFactory, grant
-from tests.helpers import fail_sign_ins, sign_in, signed_in, text
+from tests.support.factories import (
+    PASSWORD,
+    OrganiserFactory,
+    TournamentFactory,
+    UserFactory,
+    grant,
+)
+from tests.support.web import fail_sign_ins, sign_in, signed_in, text
 from tournaments.models import AuditEntry, Invitation, TournamentRole, UserProfile
 
 pytestmark = pytest.mark.django_db

@@ -5,15 +5,16 @@ table, the order roll and a final throw.
 Each step locks its parent row (the stage, the tournament, the final table) and re-checks
 under the lock, so the second organiser waits, sees what the first did and is told; the
 unique constraints behind them would otherwise turn the second into a database error.
-Events are played with the advancement builders in tests/helpers.py.
+Events are played with the advancement builders in tests/support/events.py.
 """
 
 from functools import partial
 
 import pytest
 
-from tests.factories import member
-from tests.helpers import TIES_SEED, one_wins, played_qualifying, semi_played
+from tests.support.events import TIES_SEED, played_qualifying, semi_played
+from tests.support.factories import member
+from tests.support.races import one_wins
 from tournaments.models import (
     FinalSeat,
     FinalTable,
@@ -24,7 +25,7 @@ from tournaments.models import (
     Seat,
     Stage,
 )
-from tournaments.services import advancement
+from tournaments.services import advancement, final_table
 from tournaments.services.rehearsal import settle_roll_offs
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -73,16 +74,16 @@ def test_the_final_table_raced_step_by_step():
     ann, bob = event.organiser, co_organiser(event.tournament)
 
     final, told = one_wins(
-        partial(advancement.seat_final, event.tournament, actor=ann),
-        partial(advancement.seat_final, event.tournament, actor=bob),
+        partial(final_table.seat_final, event.tournament, actor=ann),
+        partial(final_table.seat_final, event.tournament, actor=bob),
     )
     assert told == ["The final table is already seated."]
     assert list(FinalTable.objects.all()) == [final]
     assert FinalSeat.objects.count() == 4
 
     ordered, told = one_wins(
-        partial(advancement.roll_for_order, final, actor=ann, faces=[1, 2, 3, 4]),
-        partial(advancement.roll_for_order, final, actor=bob, faces=[4, 3, 2, 1]),
+        partial(final_table.roll_for_order, final, actor=ann, faces=[1, 2, 3, 4]),
+        partial(final_table.roll_for_order, final, actor=bob, faces=[4, 3, 2, 1]),
     )
     assert told == ["The order of play is already decided."]
     final.refresh_from_db()
@@ -91,8 +92,8 @@ def test_the_final_table_raced_step_by_step():
     # Both phones record the first finalist's throw: it is stored once, not also as the
     # second finalist's.
     made, told = one_wins(
-        partial(advancement.throw, final, actor=ann, dice=(1, 2, 3), number=1),
-        partial(advancement.throw, final, actor=bob, dice=(1, 2, 4), number=1),
+        partial(final_table.throw, final, actor=ann, dice=(1, 2, 3), number=1),
+        partial(final_table.throw, final, actor=bob, dice=(1, 2, 4), number=1),
     )
     assert told == ["Throw 1 is already recorded; the next is throw 2."]
     assert list(FinalThrow.objects.all()) == [made]

@@ -10,22 +10,20 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.services import cards as card_service
-from tests.factories import UserFactory, grant
-from tests.helpers import (
+from tests.support.events import (
     TIES_SEED,
     played_qualifying,
     seated_final,
     semi_played,
-    settings_data,
-    text,
     unverify,
-    url,
     verified_after_three_rounds,
 )
-from tournaments.draws import draw_code
+from tests.support.factories import UserFactory, grant
+from tests.support.web import settings_data, text, url
 from tournaments.models import AuditEntry, FinalTable, Qualifier, RollOff, Stage
-from tournaments.services import advancement
-from tournaments.services.advancement import order_faces
+from tournaments.rules.draws import draw_code
+from tournaments.services import final_table
+from tournaments.services.final_table import order_faces
 from tournaments.services.rehearsal import rehearse, settle_roll_offs
 
 pytestmark = pytest.mark.django_db
@@ -392,18 +390,18 @@ def test_board_shows_the_final_table_and_the_winner(client):
     for seat in final.seats.select_related("player"):
         assert seat.player.name in page and seat.reason in page
         assert (seat.path or "did not advance from qualifying") in page
-    assert 'hx-trigger="every 5s"' in page and "Rolling for order" in page
-    advancement.roll_for_order(final, actor=event.organiser, faces=[1, 2, 3, 4])
-    advancement.throw(final, actor=event.organiser, dice=(1, 2, 3))
+    assert 'hx-trigger="room-changed from:body"' in page and "Rolling for order" in page
+    final_table.roll_for_order(final, actor=event.organiser, faces=[1, 2, 3, 4])
+    final_table.throw(final, actor=event.organiser, dice=(1, 2, 3))
     page = text(client.get(board))
     first = final.seats.get(seat=1).player.name
     assert "Throw 1" in page and 'aria-label="Seat 2"' in page
     assert re.search(r'class="ft-seat next"[^>]*aria-label="Seat 2"', page)
-    advancement.throw(final, actor=event.organiser, dice=(5, 5, 5))
+    final_table.throw(final, actor=event.organiser, dice=(5, 5, 5))
     page = text(client.get(board))
     winner = final.seats.get(seat=2).player.name
     assert 'id="final-winner"' in page and winner in page.split('id="final-winner"')[1]
-    assert 'hx-trigger="every 5s"' not in page  # nothing more to wait for
+    assert 'hx-trigger="room-changed from:body"' not in page  # nothing more to wait for
     assert first in page
     assert client.get(url("board", event.tournament)).status_code == 200
 

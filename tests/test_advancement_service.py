@@ -3,7 +3,7 @@ by the site (every throw stored), saving the qualifiers, the final table's four 
 replayable seeds, and the grand prize throws.
 
 Events are played through the rehearsal's own steps (the simulator's dice), stopping where a
-test needs them (the builders are in tests/helpers.py); the seeds here and TIES_SEED there
+test needs them (the builders are in tests/support/events.py); the seeds here and TIES_SEED there
 were picked with `simulate_stage` for the ties they give.
 """
 
@@ -14,17 +14,15 @@ import random
 import pytest
 
 from scoring.rules import RuleError, roll_order
-from scoring.rules.advancement import FinalSeat as EngineSeat
-from scoring.rules.advancement import Standing, final_seats, settle
 from scoring.services import cards as card_service
-from tests.helpers import (
+from tests.support.events import (
     TIES_SEED,
     played_qualifying,
     seated_final,
     unverify,
     verified_after_three_rounds,
 )
-from tournaments.draws import draw_code
+from tournaments.foundation.errors import UserFacingError
 from tournaments.models import (
     AuditEntry,
     Draw,
@@ -34,9 +32,11 @@ from tournaments.models import (
     Stage,
     Tournament,
 )
-from tournaments.services import advancement
-from tournaments.services.advancement import order_faces
-from tournaments.services.errors import UserFacingError
+from tournaments.rules.advancement import FinalSeat as EngineSeat
+from tournaments.rules.advancement import Standing, final_seats, settle
+from tournaments.rules.draws import draw_code
+from tournaments.services import advancement, final_table
+from tournaments.services.final_table import order_faces
 from tournaments.services.rehearsal import (
     rehearse,
     settle_roll_offs,
@@ -211,12 +211,12 @@ def test_four_seats_by_their_rules_with_a_seed_that_replays_the_draw():
     assert seats[2].pool == sorted(semifinalists - {seats[0].player_id, seats[1].player_id})
     assert seats[2].player_id in seats[2].pool
     # Seat 4: everyone present but the three already seated.
-    present = advancement.present_participants(tournament)
+    present = final_table.present_participants(tournament)
     assert seats[3].pool == sorted(set(present) - {s.player_id for s in seats[:3]})
     assert seats[3].player_id in seats[3].pool
     for s in seats:
         if s.player_id in semifinalists:
-            assert s.path == advancement.path_of(tournament, s.player_id) != ""
+            assert s.path == final_table.path_of(tournament, s.player_id) != ""
 
     # Replaying the stored seed with the same standings and roll-off dice gives the same table.
     cards = card_service.load_stage(semi)
@@ -234,7 +234,7 @@ def test_four_seats_by_their_rules_with_a_seed_that_replays_the_draw():
         (s.seat, s.player_id, s.reason, s.pool) for s in seats
     ]
     with pytest.raises(UserFacingError, match="already seated"):
-        advancement.seat_final(tournament, actor=event.organiser)
+        final_table.seat_final(tournament, actor=event.organiser)
 
 
 def test_the_wild_card_is_never_a_player_already_at_the_final_table():
@@ -264,22 +264,22 @@ def test_the_order_roll_and_entered_throws_reach_a_winner_then_throws_are_refuse
     organiser = event.organiser
     seat = dict(final.seats.values_list("seat", "player_id"))
     with pytest.raises(UserFacingError, match="Roll for the order of play first"):
-        advancement.throw(final, actor=organiser, dice=(1, 2, 3))
+        final_table.throw(final, actor=organiser, dice=(1, 2, 3))
 
     # Seats 1 and 2 tie on the lowest die (3): the order waits, and only they throw again.
-    final = advancement.roll_for_order(final, actor=organiser, faces=[3, 3, 5, 6])
+    final = final_table.roll_for_order(final, actor=organiser, faces=[3, 3, 5, 6])
     assert final.order == [] and order_faces(final) == [3, 3, 5, 6]
-    assert advancement.order_state(final).needed == (seat[1], seat[2])
+    assert final_table.order_state(final).needed == (seat[1], seat[2])
     with pytest.raises(UserFacingError, match="2 players throw now, one die each, but 1 die"):
-        advancement.roll_for_order(final, actor=organiser, faces=[4])
+        final_table.roll_for_order(final, actor=organiser, faces=[4])
     with pytest.raises(UserFacingError, match="decided after 6 dice, but 7 were entered"):
-        advancement.roll_for_order(final, actor=organiser, faces=[4, 2, 1])
+        final_table.roll_for_order(final, actor=organiser, faces=[4, 2, 1])
     with pytest.raises(UserFacingError, match="type the re-throw too"):
-        advancement.roll_for_order(final, actor=organiser)  # no on-screen half of a typed roll
+        final_table.roll_for_order(final, actor=organiser)  # no on-screen half of a typed roll
     final.refresh_from_db()
     assert order_faces(final) == [3, 3, 5, 6] and final.dice_seed is None
     # Seat 2 throws lower: seat 2 starts and the dice go clockwise, 2, 3, 4, 1.
-    final = advancement.roll_for_order(final, actor=organiser, faces=[4, 2])
+    final = final_table.roll_for_order(final, actor=organiser, faces=[4, 2])
     assert final.order == [seat[2], seat[3], seat[4], seat[1]]
     assert order_faces(final) == [3, 3, 5, 6, 4, 2]
     assert list(
@@ -288,13 +288,13 @@ def test_the_order_roll_and_entered_throws_reach_a_winner_then_throws_are_refuse
         .values_list("summary", flat=True)
     )[-1].startswith("Order of play: ")
     with pytest.raises(UserFacingError, match="already decided"):
-        advancement.roll_for_order(final, actor=organiser, faces=[1, 2, 3, 4])
+        final_table.roll_for_order(final, actor=organiser, faces=[1, 2, 3, 4])
 
     with pytest.raises(UserFacingError, match="three dice, each 1 to 6"):
-        advancement.throw(final, actor=organiser, dice=(1, 7, 2))
+        final_table.throw(final, actor=organiser, dice=(1, 7, 2))
     for dice in [(1, 2, 3), (4, 4, 5), (6, 1, 6), (2, 3, 2), (5, 2, 1)]:
-        advancement.throw(final, actor=organiser, dice=dice)
-    made = advancement.throw(final, actor=organiser, dice=(4, 4, 4))
+        final_table.throw(final, actor=organiser, dice=dice)
+    made = final_table.throw(final, actor=organiser, dice=(4, 4, 4))
     final.refresh_from_db()
     assert made.number == 6 and made.player_id == seat[3]  # round the table: 2,3,4,1,2,3
     assert final.winner_id == seat[3] and final.finished_at is not None
@@ -307,9 +307,9 @@ def test_the_order_roll_and_entered_throws_reach_a_winner_then_throws_are_refuse
         seat[3],
     ]
     with pytest.raises(UserFacingError, match="already won"):
-        advancement.throw(final, actor=organiser, dice=(1, 1, 1))
+        final_table.throw(final, actor=organiser, dice=(1, 1, 1))
     with pytest.raises(UserFacingError, match="already won"):
-        advancement.throw(final, actor=organiser)
+        final_table.throw(final, actor=organiser)
     assert FinalThrow.objects.filter(final=final).count() == 6
 
 
@@ -319,17 +319,17 @@ def test_a_tie_for_second_asks_for_no_more_dice():
     event, final = seated_final()
     seat = dict(final.seats.values_list("seat", "player_id"))
     with pytest.raises(UserFacingError, match="decided after 4 dice, but 6 were entered"):
-        advancement.roll_for_order(final, actor=event.organiser, faces=[2, 5, 1, 5, 3, 4])
+        final_table.roll_for_order(final, actor=event.organiser, faces=[2, 5, 1, 5, 3, 4])
     final.refresh_from_db()
     assert final.order == [] and order_faces(final) == []
-    final = advancement.roll_for_order(final, actor=event.organiser, faces=[2, 5, 1, 5])
+    final = final_table.roll_for_order(final, actor=event.organiser, faces=[2, 5, 1, 5])
     assert final.order == [seat[3], seat[4], seat[1], seat[2]]
 
 
 def test_site_rolled_order_is_the_engine_reading_the_dice_code():
     """On screen, the order roll draws from "code:order" as before and the engine reads it."""
     event, final = seated_final()
-    final = advancement.roll_for_order(final, actor=event.organiser)
+    final = final_table.roll_for_order(final, actor=event.organiser)
     players = list(final.seats.order_by("seat").values_list("player_id", flat=True))
     rng = random.Random(f"{final.dice_seed}:order")
     expected = roll_order(players, lambda: rng.randint(1, 6))
@@ -340,9 +340,9 @@ def test_site_rolled_order_is_the_engine_reading_the_dice_code():
 
 def test_site_rolled_order_and_throws_replay_from_the_stored_seed():
     event, final = seated_final()
-    final = advancement.roll_for_order(final, actor=event.organiser)
+    final = final_table.roll_for_order(final, actor=event.organiser)
     assert final.dice_seed == draw_code(event.tournament.draw_secret, "final:dice#1")
-    made = advancement.throw(final, actor=event.organiser)
+    made = final_table.throw(final, actor=event.organiser)
     rng = random.Random(f"{final.dice_seed}:1")
     assert made.dice == [rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6)]
 

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from tests.helpers import drawn_stage, record_pod, text
-from tournaments.audit_words import KINDS, NOBODY, SENTENCES, sentence
+from tests.support.factories import drawn_stage, record_pod
+from tests.support.web import text
+from tournaments.foundation.audit_words import KINDS, NOBODY, SENTENCES, sentence
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [

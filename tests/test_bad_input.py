@@ -34,7 +34,7 @@ from tests.bad_input import (
     send,
     world_fixture,  # noqa: F401
 )
-from tests.factories import PASSWORD
+from tests.support.factories import PASSWORD
 from tournaments.models import (
     LedgerEntry,
     Payout,

@@ -15,7 +15,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tests.bad_input import PAGES, Baseline, client_for, rolled_back, send, snapshot
-from tests.helpers import checked_in
+from tests.support.factories import checked_in
 
 pytestmark = pytest.mark.django_db
 

@@ -2,8 +2,8 @@
 connections.
 
 Each call runs on its own connection, released together by a barrier (`at_once`). The
-player's row lock (`_lock_current`) makes the second wait for the first and then check the
-version the first left: one confirmation, one version per base, and a confirmation of a
+player's row lock (`card_writes.lock_current`) makes the second wait for the first and then
+check the version the first left: one confirmation, one version per base, and a confirmation of a
 version that was replaced meanwhile is refused with the name of who replaced it.
 """
 
@@ -14,10 +14,10 @@ import pytest
 
 from scoring.models import CardEntry
 from scoring.services import cards as service
-from tests.factories import UserFactory, grant
-from tests.helpers import at_once, one_wins
+from tests.support.factories import UserFactory, grant
+from tests.support.races import at_once, one_wins
+from tournaments.foundation.errors import UserFacingError
 from tournaments.models import AuditEntry, Stage
-from tournaments.services.errors import UserFacingError
 from tournaments.services.rehearsal import rehearse
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

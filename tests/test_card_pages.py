@@ -8,11 +8,10 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
-from scoring.cards import Card, Status
 from scoring.models import CardEntry, RollCredit, TableResult
+from scoring.rules.cards import Card, Status
 from scoring.services import cards as card_service
-from tests.factories import UserFactory, grant
-from tests.helpers import drawn_stage, record_pod
+from tests.support.factories import UserFactory, drawn_stage, grant, record_pod
 from tournaments.models import AuditEntry, Pod, Seat, Stage
 from tournaments.services.rehearsal import rehearse
 

@@ -6,14 +6,14 @@ from dataclasses import replace
 import pytest
 from django.db import IntegrityError, transaction
 
-from scoring.cards import Card, Status
 from scoring.models import CardEntry, RollCredit, TableResult
 from scoring.rules import PRESETS
-from scoring.rules.simulate import simulate_stage
+from scoring.rules.cards import Card, Status
 from scoring.services import cards as service
-from tests.factories import UserFactory, grant
+from tests.support.factories import UserFactory, grant
+from tournaments.foundation.errors import UserFacingError
 from tournaments.models import Stage
-from tournaments.services.errors import UserFacingError
+from tournaments.rules.simulate import simulate_stage
 from tournaments.services.rehearsal import rehearse
 
 pytestmark = pytest.mark.django_db

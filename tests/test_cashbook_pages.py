@@ -14,18 +14,17 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
-from tests.factories import PlayerFactory, member
-from tests.helpers import (
+from tests.support.events import (
     award_everything,
     awarded_directly,
     charging,
     played_without_prizes,
     rehearsal_organiser,
-    text,
-    url,
 )
-from tournaments import cashbook as book
+from tests.support.factories import PlayerFactory, member
+from tests.support.web import text, url
 from tournaments.models import AuditEntry, CashBox, LedgerEntry, Printout
+from tournaments.rules import cashbook as book
 from tournaments.services import cash_planner, cash_summary, cashbook, checkin
 from tournaments.services import printouts as printout_service
 

@@ -4,13 +4,14 @@ import uuid
 
 import pytest
 
-from tests.factories import PlayerFactory
-from tests.helpers import awarded_directly, charging
-from tournaments import cashbook as book
+from tests.support.events import awarded_directly, charging
+from tests.support.factories import PlayerFactory
+from tournaments.foundation.errors import UserFacingError
 from tournaments.models import AuditEntry, CashBox, LedgerEntry
 from tournaments.models.cashbook import Immutable
-from tournaments.services import cash_boxes, cashbook, prizes
-from tournaments.services.errors import UserFacingError
+from tournaments.rules import cashbook as book
+from tournaments.services import cash_boxes, cashbook, payouts
+from tournaments.services import ledger as ledger_service
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +37,7 @@ def test_fees_donations_prizes_give_backs_reversals_and_expenses_add_up(event, p
         event, amount_cents=12_34, method=book.CASH, box=book.DESK, donor="Ann", actor=organiser
     )
     (award,) = awarded_directly(event, players[:1], cents=75_01)
-    prizes.pay(award, actor=organiser, present=True, id_checked=True, give_back_cents=25_00)
+    payouts.pay(award, actor=organiser, present=True, id_checked=True, give_back_cents=25_00)
     cashbook.expense(
         event, amount_cents=9_99, method=book.CASH, box=book.DESK, note="Dice", actor=organiser
     )
@@ -53,8 +54,8 @@ def test_fees_donations_prizes_give_backs_reversals_and_expenses_add_up(event, p
     assert LedgerEntry.objects.get(reverses=mistake).amount_cents == 20_00
     assert cash_boxes.expected_cash(event, book.DESK) == 20_00 + 12_34 - 9_99
     assert cash_boxes.expected_cash(event, book.PRIZE_TABLE) == -75_01 + 25_00
-    assert prizes.ledger(event).fees_cents == 60_00
-    assert prizes.ledger(event).charity_cents == 97_34 - 75_01 - 9_99
+    assert ledger_service.ledger(event).fees_cents == 60_00
+    assert ledger_service.ledger(event).charity_cents == 97_34 - 75_01 - 9_99
     # Every entry is audited once: the prize payment under its own code (prizes.paid), the
     # other nine under the cash book's.
     assert AuditEntry.objects.filter(action__startswith="cashbook.").count() == 9
@@ -139,15 +140,15 @@ def test_a_closed_box_refuses_entries(event, players, organiser):
 
 def test_a_voided_prize_reverses_its_entries(event, players, organiser):
     (award,) = awarded_directly(event, players[:1], cents=40_00)
-    payout = prizes.pay(
+    payout = payouts.pay(
         award, actor=organiser, present=True, id_checked=True, give_back_cents=40_00
     )
-    prizes.void(payout, actor=organiser, reason="Wrong winner")
+    payouts.void(payout, actor=organiser, reason="Wrong winner")
     t = cashbook.totals(event)
     assert t.prizes_paid_cents == 0 and t.given_back_cents == 0
     assert LedgerEntry.objects.filter(kind=book.REVERSAL).count() == 2
     with pytest.raises(UserFacingError, match="at most"):
-        prizes.pay(award, actor=organiser, present=True, id_checked=True, give_back_cents=40_01)
+        payouts.pay(award, actor=organiser, present=True, id_checked=True, give_back_cents=40_01)
     assert award.payouts.filter(voided_at__isnull=True).count() == 0
 
 
@@ -155,5 +156,17 @@ def test_a_closed_prize_box_refuses_a_payment(event, players, organiser):
     (award,) = awarded_directly(event, players[:1], cents=40_00)
     cash_boxes.close_box(event, book.PRIZE_TABLE, {}, reason="", actor=organiser)
     with pytest.raises(UserFacingError, match="closed"):
-        prizes.pay(award, actor=organiser, present=True, id_checked=True)
+        payouts.pay(award, actor=organiser, present=True, id_checked=True)
     assert not award.payouts.exists()
+
+
+def test_a_comp_is_undone_by_a_free_reversal_and_the_player_owes_again(event, players, organiser):
+    """A comp found to be a mistake is reversed like any fee (it raised a 500 when the
+    reversal's method broke the "comped is a free fee" rule); the player then owes the fee."""
+    comp = cashbook.pay_fee(players[0], method=book.COMPED, reason="Volunteer", actor=organiser)
+    assert players[0] not in cashbook.owing(event)
+    made = cashbook.reverse(comp.entry, actor=organiser, reason="Not a volunteer after all")
+    assert made.entry.kind == book.REVERSAL and made.entry.amount_cents == 0
+    assert made.entry.method == book.COMPED and made.entry.reverses_id == comp.entry.pk
+    assert players[0] in cashbook.owing(event)
+    assert cashbook.totals(event).fees_cents == 0

@@ -14,11 +14,11 @@ import pytest
 
 from scoring.models import TableResult
 from scoring.services.results import ResultEntry, record_result
-from tests.factories import UserFactory, grant
-from tests.helpers import at_once, drawn_stage, record_pod
+from scoring.services.rounds import close_round, start_next_round
+from tests.support.factories import UserFactory, drawn_stage, grant, record_pod
+from tests.support.races import at_once
+from tournaments.foundation.errors import UserFacingError
 from tournaments.models import AuditEntry, Round
-from tournaments.services.errors import UserFacingError
-from tournaments.services.rounds import close_round, start_next_round
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -11,10 +11,11 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from tests.factories import PlayerFactory, TournamentFactory
+from tests.support.factories import PlayerFactory, TournamentFactory
+from tournaments.foundation import csv_files
+from tournaments.foundation.errors import UserFacingError
 from tournaments.models import AuditEntry, Player
 from tournaments.services import csv_io
-from tournaments.services.errors import UserFacingError
 
 
 def upload(client, tournament, content, name="players.csv"):
@@ -389,12 +390,12 @@ def test_export_then_import_into_an_empty_tournament(tournament, organiser, clie
 
 
 def test_neutralise():
-    assert csv_io.neutralise("=1+1") == "'=1+1"
-    assert csv_io.neutralise("\rx") == "'\rx"
-    assert csv_io.neutralise("Carol") == "Carol"
-    assert csv_io.neutralise("") == ""
-    assert csv_io.neutralise("'=x") == "''=x"  # reversible: the import takes one off
-    assert csv_io.neutralise("'ok") == "'ok"
+    assert csv_files.neutralise("=1+1") == "'=1+1"
+    assert csv_files.neutralise("\rx") == "'\rx"
+    assert csv_files.neutralise("Carol") == "Carol"
+    assert csv_files.neutralise("") == ""
+    assert csv_files.neutralise("'=x") == "''=x"  # reversible: the import takes one off
+    assert csv_files.neutralise("'ok") == "'ok"
 
 
 @hsettings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -429,9 +430,10 @@ cell_text = st.text(
 def test_neutralised_cells_read_back_unchanged(rows):
     """What the export writes, the import reads back (the apostrophe is taken off again)."""
     lines = [["name", "phone", "group", "costume"]] + [
-        [csv_io.neutralise(n), csv_io.neutralise(p), "", "yes" if c else "no"] for n, p, c in rows
+        [csv_files.neutralise(n), csv_files.neutralise(p), "", "yes" if c else "no"]
+        for n, p, c in rows
     ]
-    parsed = csv_io.parse_players_csv(csv_io.to_csv(lines).encode("utf-8"))
+    parsed = csv_io.parse_players_csv(csv_files.to_csv(lines).encode("utf-8"))
     assert not parsed.errors
     assert [
         (r.registrant.name, r.registrant.phone, r.registrant.costume_contest) for r in parsed.rows

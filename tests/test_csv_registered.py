@@ -5,9 +5,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from tests.factories import PlayerFactory
+from tests.support.factories import PlayerFactory
 from tournaments.models import AuditEntry, Player
-from tournaments.services.csv_duplicates import already_registered
+from tournaments.rules.duplicates import already_registered
 
 FILE = (
     "name,email,phone\n"

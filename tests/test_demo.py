@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from tests.helpers import text
+from tests.support.web import text
 from tournaments.management.commands.demo import FINISHED_SLUG, SLUG
 from tournaments.models import Invitation, Tournament
 from tournaments.services import draws

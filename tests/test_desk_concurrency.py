@@ -11,11 +11,11 @@ from functools import partial
 
 import pytest
 
-from tests.factories import PlayerFactory, UserFactory, grant
-from tests.helpers import at_once, drawn_stage, one_wins, record_pod
+from scoring.services.rounds import close_round, start_next_round
+from tests.support.factories import PlayerFactory, UserFactory, drawn_stage, grant, record_pod
+from tests.support.races import at_once, one_wins
 from tournaments.models import AuditEntry, Round
 from tournaments.services import checkin
-from tournaments.services.rounds import close_round, start_next_round
 from tournaments.services.stages import assign_staff
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

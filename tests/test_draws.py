@@ -14,19 +14,26 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from tests.helpers import (
-    checked_in,
+from tests.support.events import (
     miscount,
     most_wins_per_pod,
     played_without_prizes,
     seated_final,
-    text,
-    url,
+    staff_accounts,
 )
-from tournaments.draws import Status, draw_code
+from tests.support.factories import checked_in
+from tests.support.web import text, url
+from tournaments.foundation.errors import UserFacingError
 from tournaments.models import Draw, RollOff, Tournament
-from tournaments.services import advancement, draws, prizes, rehearsal, transfer
-from tournaments.services.errors import UserFacingError
+from tournaments.rules.draws import Status, draw_code
+from tournaments.services import (
+    draws,
+    final_table,
+    prizes,
+    rehearsal,
+    rehearsal_event,
+    transfer,
+)
 from tournaments.services.stages import draw_qualifying
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +49,7 @@ def board_fingerprint(client, tournament) -> str:
 def test_the_fingerprint_shown_before_the_draws_is_the_sha256_of_the_secret_shown_after(
     client, client_for
 ):
-    tournament, organiser = rehearsal.create_event(
+    tournament, organiser = rehearsal_event.create_event(
         players=24, preset="mesquite", seed=4, slug="sealed-night"
     )
     Tournament.objects.filter(pk=tournament.pk).update(standings_public=True)
@@ -57,7 +64,7 @@ def test_the_fingerprint_shown_before_the_draws_is_the_sha256_of_the_secret_show
 
     # The evening, every draw from the secret: nobody gives the qualifying draw a seed here.
     stage = draw_qualifying(tournament, actor=organiser, spread_groups=False)
-    staff = rehearsal._staff_accounts(tournament, 1)
+    staff = staff_accounts(tournament, 1)
     rehearsal.staff_pods(stage, staff, organiser)
     seeds = {pod.number: random.Random(pod.number) for pod in stage.pods.all()}
     rehearsal.play_stage(stage, seeds, organiser=organiser, last=stage.round_count)
@@ -110,8 +117,8 @@ def test_the_secret_is_published_by_hand_only_after_the_grand_prize(client_for):
     page = text(org.post(publish, follow=True))
     assert "The draw secret can be published once the grand prize is won." in page
     assert not draws.is_published(Tournament.objects.get(pk=event.tournament.pk))
-    advancement.roll_for_order(final, actor=event.organiser, faces=[1, 2, 3, 4])
-    advancement.throw(final, actor=event.organiser, dice=(5, 5, 5))
+    final_table.roll_for_order(final, actor=event.organiser, faces=[1, 2, 3, 4])
+    final_table.throw(final, actor=event.organiser, dice=(5, 5, 5))
     assert 'id="publish-draws"' in text(org.get(url("advancement", event.tournament)))
     # Staff may run the final table but not publish the secret.
     assert client_for(event.staff[0]).post(publish).status_code == 403

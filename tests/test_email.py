@@ -14,8 +14,8 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import PlayerFactory
-from tests.helpers import full_with_waitlist
+from tests.support.events import full_with_waitlist
+from tests.support.factories import PlayerFactory
 from tournaments.models import AuditEntry, EmailLog, Player
 from tournaments.services import mail, waitlist
 from tournaments.services.player_links import player_page_path, player_token

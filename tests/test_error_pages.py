@@ -7,8 +7,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import PASSWORD
-from tests.helpers import drawn_stage, text, url
+from tests.support.factories import PASSWORD, drawn_stage
+from tests.support.web import text, url
 from tournaments.models import AuditEntry, Player
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.error_urls")]

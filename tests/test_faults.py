@@ -39,7 +39,7 @@ from kombu.exceptions import OperationalError as BrokerError
 
 from bunco_site.celery import app as celery_app
 from bunco_site.outages import HTMX_EVENT, MESSAGE
-from tests.helpers import drawn_stage
+from tests.support.factories import drawn_stage
 from tests.workers import BASE_DIR, HTMX, follow, printing_through
 from tournaments.models import Printout
 from tournaments.services import printouts as service
@@ -250,11 +250,12 @@ def test_a_database_error_in_a_view_is_a_clean_503():
 
 @pytest.mark.django_db
 def test_a_database_error_in_a_middleware_is_a_clean_503(admin_user):
-    """The session behind request.user is read by a middleware, before any view runs."""
+    """The signed-in user is read by a middleware, before any view runs (the session itself
+    may come from the shared cache, so the user's row is the read that fails)."""
     client = Client(raise_request_exception=False)
     client.force_login(admin_user)
     refused = OperationalError('connection to server at "127.0.0.1", port 5432 failed')
-    with mock.patch("django.contrib.sessions.backends.db.SessionStore.load", side_effect=refused):
+    with mock.patch("tournaments.lockout.SignInLimitBackend.get_user", side_effect=refused):
         assert_clean_503(client.get("/"))
     assert client.get("/").status_code == 200
 
@@ -372,7 +373,7 @@ SEED = f"""
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from tournaments.models import Stage
-from tournaments.services.rounds import start_next_round
+from scoring.services.rounds import start_next_round
 call_command("rehearse", "--players", "24", "--stop-after-round", "1", "--slug", "{SLUG}")
 staff = get_user_model().objects.get(username="{SLUG}-staff1")
 staff.set_password("{STAFF_PASSWORD}")

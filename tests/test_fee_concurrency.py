@@ -7,10 +7,11 @@ from functools import partial
 
 import pytest
 
-from tests.factories import PlayerFactory, UserFactory, grant
-from tests.helpers import at_once, charging
-from tournaments import cashbook as book
+from tests.support.events import charging
+from tests.support.factories import PlayerFactory, UserFactory, grant
+from tests.support.races import at_once
 from tournaments.models import AuditEntry, LedgerEntry
+from tournaments.rules import cashbook as book
 from tournaments.services import cashbook
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

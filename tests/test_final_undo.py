@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.helpers import seated_final
+from tests.support.events import seated_final
+from tournaments.foundation.errors import UserFacingError
 from tournaments.models import AuditEntry, FinalThrow, Role, TournamentRole
-from tournaments.services import advancement
-from tournaments.services.errors import UserFacingError
+from tournaments.services import final_table
 from tournaments.services.final_undo import void_last_throw
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 def ordered_final():
     event, final = seated_final()
-    final = advancement.roll_for_order(final, actor=event.organiser, faces=[2, 5, 1, 5])
+    final = final_table.roll_for_order(final, actor=event.organiser, faces=[2, 5, 1, 5])
     return event, final
 
 
@@ -25,8 +25,8 @@ def test_a_mistyped_winning_throw_is_voided_and_the_same_finalist_throws_again()
     event, final = ordered_final()
     organiser = event.organiser
     first, second = final.order[0], final.order[1]
-    advancement.throw(final, actor=organiser, dice=(1, 2, 3))
-    advancement.throw(final, actor=organiser, dice=(4, 4, 4))  # meant 4 4 5
+    final_table.throw(final, actor=organiser, dice=(1, 2, 3))
+    final_table.throw(final, actor=organiser, dice=(4, 4, 4))  # meant 4 4 5
     final.refresh_from_db()
     assert final.winner_id == second
 
@@ -49,17 +49,17 @@ def test_a_mistyped_winning_throw_is_voided_and_the_same_finalist_throws_again()
         void_last_throw(final, actor=organiser, number=2, reason="again")
 
     # The same finalist throws again, as throw 3; then throw 2 can no longer be voided.
-    again = advancement.throw(final, actor=organiser, dice=(4, 4, 5), number=3)
+    again = final_table.throw(final, actor=organiser, dice=(4, 4, 5), number=3)
     assert again.number == 3 and again.player_id == second
-    nxt = advancement.throw(final, actor=organiser, dice=(1, 2, 3))
+    nxt = final_table.throw(final, actor=organiser, dice=(1, 2, 3))
     assert nxt.player_id == final.order[2]
     assert first != second
 
 
 def test_a_throw_cannot_be_voided_once_the_next_one_is_recorded():
     event, final = ordered_final()
-    advancement.throw(final, actor=event.organiser, dice=(1, 2, 3))
-    advancement.throw(final, actor=event.organiser, dice=(1, 2, 4))
+    final_table.throw(final, actor=event.organiser, dice=(1, 2, 3))
+    final_table.throw(final, actor=event.organiser, dice=(1, 2, 4))
     with pytest.raises(UserFacingError, match="throw 1 is not it"):
         void_last_throw(final, actor=event.organiser, number=1, reason="late")
     assert not AuditEntry.objects.filter(action="final.throw_voided").exists()
@@ -68,7 +68,7 @@ def test_a_throw_cannot_be_voided_once_the_next_one_is_recorded():
 def test_the_organiser_voids_on_the_page_and_staff_cannot(client_for):
     event, final = ordered_final()
     tournament = event.tournament
-    advancement.throw(final, actor=event.organiser, dice=(6, 6, 6))
+    final_table.throw(final, actor=event.organiser, dice=(6, 6, 6))
     page = reverse("final-table", args=[tournament.slug])
     organiser = client_for(event.organiser)
     html = organiser.get(page).content.decode()

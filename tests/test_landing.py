@@ -6,9 +6,17 @@ import pytest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from tests.factories import PASSWORD, TournamentFactory, grant, member
-from tests.helpers import drawn_stage, played_qualifying, record_pod, sign_in, text, url
-from tournaments.phases import NextStep, Phase
+from tests.support.events import played_qualifying
+from tests.support.factories import (
+    PASSWORD,
+    TournamentFactory,
+    drawn_stage,
+    grant,
+    member,
+    record_pod,
+)
+from tests.support.web import sign_in, text, url
+from tournaments.rules.phases import NextStep, Phase
 from tournaments.services import advancement
 from tournaments.services.phase import current_events, event_facts, step_of
 from tournaments.services.rehearsal import rehearse, settle_roll_offs

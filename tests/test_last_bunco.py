@@ -10,12 +10,13 @@ import re
 import pytest
 
 from scoring.services.results import ResultEntry, Tally, record_result
-from tests.factories import member
-from tests.helpers import drawn_stage, played_without_prizes, rehearsal_organiser, url
+from tests.support.events import played_without_prizes, rehearsal_organiser
+from tests.support.factories import drawn_stage, member
+from tests.support.web import url
 from tests.test_prizes_service import category
+from tournaments.foundation.errors import UserFacingError
 from tournaments.models import AuditEntry, LastBuncoMark, Player, PrizeAward, Seat, Stage
 from tournaments.services import prizes, transfer
-from tournaments.services.errors import UserFacingError
 from tournaments.services.last_bunco import last_bunco, mark_last_bunco
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import migrate, newest_migrations, old_tournament
+from tests.support.data import migrate, newest_migrations, old_tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

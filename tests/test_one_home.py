@@ -4,17 +4,19 @@ that show a rule say what the engine says, seat by seat and label by label."""
 import csv
 import io
 import random
+import re
 from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from scoring.cards import STATUS_LABELS, Status
 from scoring.forms import ResultForm
 from scoring.models import TableResult
 from scoring.rules import PRESETS
+from scoring.rules.cards import PUBLIC_LABELS, STATUS_LABELS, Status
 from scoring.rules.ruleset import MOVEMENT_STYLES, MOVEMENTS, TIE_BREAK_LABELS
+from scoring.rules.seating import draw_pods
 from scoring.rules.table import (
     PAIR_LABELS,
     pair_label,
@@ -26,12 +28,11 @@ from scoring.rules.table import (
 )
 from scoring.rules.tiebreak import ROLL_OFF_RULE
 from scoring.services import cards as card_service
-from tests.factories import UserFactory, grant
-from tests.helpers import drawn_stage
+from tests.support.factories import UserFactory, drawn_stage, grant
+from tournaments.foundation import csv_files, text
 from tournaments.models import Player, RulePreset, Seat, Stage
 from tournaments.printouts.seating_charts import PAIR_COLOURS
 from tournaments.printouts.tally_sheets import PARTNERS_TEXT
-from tournaments.seating import draw_pods
 from tournaments.services.rehearsal import rehearse
 
 pytestmark = pytest.mark.django_db
@@ -123,7 +124,8 @@ def test_the_cut_is_walked_by_the_engine_alone_and_pages_share_one_presenter():
     for path in (
         root / "tournaments" / "views" / "advancement.py",
         *(root / "tournaments" / "presenters").glob("*.py"),
-        root / "scoring" / "views" / "results_public.py",
+        root / "tournaments" / "views" / "results_public.py",
+        root / "tournaments" / "views" / "board.py",
     ):
         source = path.read_text()
         for walk in ("eligibility(", "rank(", " cut(", "load_stage("):
@@ -169,3 +171,91 @@ def test_pages_and_messages_name_the_pairs_with_the_engine_labels(
         assert f">{pair_seats(pair).replace('&', '&amp;')}</span>" in body
     refused = client.post(address, {"winner": "7", "base_version": "0"})
     assert "Tap the winning pair: seats 1 &amp; 3 or seats 2 &amp; 4." in refused.content.decode()
+
+
+# --- one helper per job (tournaments/foundation/) ---------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+FOUNDATION = ROOT / "tournaments" / "foundation"
+
+
+def code_files(*suffixes: str) -> list[Path]:
+    """The site's own code and templates, migrations left out."""
+    found = [
+        path
+        for folder in ("scoring", "tournaments", "bunco_site", "templates")
+        for path in (ROOT / folder).rglob("*")
+        if path.suffix in (suffixes or (".py", ".html")) and "migrations" not in path.parts
+    ]
+    assert len(found) > 100
+    return found
+
+
+def written_outside(home: Path, *patterns: str, suffixes=(".py",)) -> list[str]:
+    """Every `file: line` outside `home` whose code (comments aside) matches a pattern."""
+    found = []
+    for path in code_files(*suffixes):
+        if path == home:
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            code = line.split("#")[0] if path.suffix == ".py" else line
+            if any(re.search(p, code, re.IGNORECASE) for p in patterns):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    return found
+
+
+def test_money_is_worded_in_one_place():
+    """ "$1,234.50" and the spreadsheet's "1234.50" come from foundation/text.py alone."""
+    assert text.money(123450) == "$1,234.50" and text.money(-1200) == "-$12.00"
+    assert text.amount(123450) == "1234.50" and text.amount(-5) == "-0.05"
+    home = FOUNDATION / "text.py"
+    assert not written_outside(home, r":,\.2f", r"/ ?100:\.2f", r"def (dollars|_cents)\(")
+    assert not written_outside(home, r"\$\{\{", suffixes=(".html",))  # "${{ fee }}"
+
+
+def test_ordinals_and_whole_numbers_are_read_and_written_in_one_place():
+    assert [text.ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 112)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "112th"
+    ]  # fmt: skip
+    assert text.whole_number("12") == 12 and text.whole_number("²") is None
+    assert text.whole_number("1" * 19) is None and text.whole_number(" 1") is None
+    home = FOUNDATION / "text.py"
+    assert not written_outside(home, r"""["']nd["']""", r"\.isdigit\(\)")
+    for gone in ("tournaments/words.py", "tournaments/forms/numbers.py"):
+        assert not (ROOT / gone).exists(), gone
+
+
+def test_csv_files_are_written_in_one_place():
+    """The byte-order mark, the formula guard and the download response live in
+    foundation/csv_files.py; every export goes through it."""
+    home = FOUNDATION / "csv_files.py"
+    assert not written_outside(
+        home,
+        r"\\ufeff",
+        r"BOM_UTF8",
+        r"csv\.writer\(",
+        r'content_type="text/csv',
+        r"FORMULA_STARTS\s*[:=]",
+        r"def (un)?neutralise\(",
+    )
+    assert csv_files.to_csv([["=1+1", "x"]]).startswith("\ufeff")
+    assert csv_files.neutralise("=1+1") == "'=1+1"
+
+
+def test_one_search_form_and_one_player_matching_rule():
+    home = FOUNDATION / "search.py"
+    assert len(written_outside(home, r"^class SearchForm\b")) == 1
+    # No page matches players by a rule of its own: name/e-mail/code lookups by fragment.
+    assert not written_outside(
+        home, r"(name|email|code)__i?(contains|startswith)", r"unaccent", r"code__iexact"
+    )
+
+
+def test_cards_are_worded_in_one_place():
+    """Staff see STATUS_LABELS, players and the public PUBLIC_LABELS, both in
+    scoring/rules/cards.py."""
+    assert PUBLIC_LABELS == {True: "verified", False: "not verified yet"}
+    home = ROOT / "scoring" / "rules" / "cards.py"
+    wordings = [*STATUS_LABELS.values(), PUBLIC_LABELS[False], "provisional"]
+    quoted = [rf"""["'>]{re.escape(w)}["'<]""" for w in wordings if " " in w or w == "provisional"]
+    assert not written_outside(home, *quoted, suffixes=(".py", ".html"))

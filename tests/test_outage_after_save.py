@@ -1,6 +1,6 @@
 """The database failing after a save committed: the page says it WAS stored.
 
-A result is saved (committed), then reading the page after it hits a restarting database.
+A result is saved (committed), then building the page after it hits a restarting database.
 "Nothing you were saving was stored" would be false and staff would enter it again; the
 503 page says what was stored and not to save it again. A failure before the commit still
 says nothing was stored. The real restart under gunicorn is in test_faults.py; here the
@@ -15,7 +15,9 @@ from django.test import Client
 
 from bunco_site.outages import MESSAGE
 from scoring.models import TableResult
-from tests.helpers import awarded_directly, checked_in, drawn_stage, text, url
+from tests.support.events import awarded_directly
+from tests.support.factories import checked_in, drawn_stage
+from tests.support.web import text, url
 
 # Real commits: what was stored is known from the commits (on_commit), which a test wrapped
 # in one transaction would never make.
@@ -37,7 +39,7 @@ def entry_url(tournament, table=1):
 
 def test_a_result_stored_before_the_page_failed_says_it_was_stored(tournament, staff):
     form = entry_url(tournament)
-    with mock.patch("scoring.views.results.current_round", side_effect=LOST):
+    with mock.patch("scoring.views.results.pod_url", side_effect=LOST):
         response = staff.post(form, {"winner": "0", "base_version": "0"}, HTTP_REFERER=form)
     body = text(response)
     assert response.status_code == 503 and response["Retry-After"] == "5"
@@ -62,7 +64,7 @@ def test_a_failure_before_the_commit_still_says_nothing_was_stored(tournament, s
 
 
 def test_an_htmx_request_gets_the_stored_message_as_a_fragment(tournament, staff):
-    with mock.patch("scoring.views.results.current_round", side_effect=LOST):
+    with mock.patch("scoring.views.results.pod_url", side_effect=LOST):
         response = staff.post(
             entry_url(tournament, 2), {"winner": "1", "base_version": "0"}, headers=HTMX
         )

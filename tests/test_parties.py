@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import PlayerFactory
+from tests.support.factories import PlayerFactory
 from tournaments.models import AuditEntry, Party, Player, PrizeCategory
 from tournaments.services.costume import entrants_only
 from tournaments.services.registration import Registrant, register_party
@@ -170,7 +170,7 @@ def test_best_costume_offers_the_contest_entrants(tournament):
 def test_the_organiser_sets_party_size_fit_offer_hours_and_closing_time(
     client_for, tournament, organiser
 ):
-    from tests.helpers import settings_data
+    from tests.support.web import settings_data
 
     client = client_for(organiser)
     url = reverse("tournament-edit", args=[tournament.slug])

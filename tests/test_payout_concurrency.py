@@ -10,18 +10,17 @@ from functools import partial
 
 import pytest
 
-from tests.factories import UserFactory, grant
-from tests.helpers import (
-    at_once,
+from tests.support.events import (
     award_everything,
     awarded_directly,
-    checked_in,
     played_without_prizes,
     rehearsal_organiser,
 )
+from tests.support.factories import UserFactory, checked_in, grant
+from tests.support.races import at_once
+from tournaments.foundation.errors import UserFacingError
 from tournaments.models import LedgerEntry, Payout, PrizeAward
-from tournaments.services import prizes
-from tournaments.services.errors import UserFacingError
+from tournaments.services import payouts, prizes
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -30,7 +29,7 @@ def race(attempts):
     """Each (award, actor) paid from its own connection, all at once."""
     return at_once(
         *(
-            partial(prizes.pay, award, actor=actor, present=True, id_checked=True)
+            partial(payouts.pay, award, actor=actor, present=True, id_checked=True)
             for award, actor in attempts
         )
     )
@@ -63,7 +62,7 @@ def test_two_admins_paying_the_same_award_at_once_pay_it_once(setup):
         assert refused[0].message.startswith(f"Already paid: $50.00 to {award.player.name} by ")
         assert f" by {winner} at " in refused[0].message
         # Voided, the prize may be paid again: the next race starts from there.
-        prizes.void(paid[0], actor=ann, reason="Race rehearsal")
+        payouts.void(paid[0], actor=ann, reason="Race rehearsal")
 
 
 def test_two_different_awards_paid_at_once_are_both_paid(setup):
@@ -89,7 +88,7 @@ def test_paying_while_the_awards_are_recomputed_pays_or_recomputes_never_both(mo
     for attempt in range(RECOMPUTE_RACES):
         award = tournament.awards.current().order_by("pk").first()
         paid, recomputed = at_once(
-            partial(prizes.pay, award, actor=cashier, present=True, id_checked=True),
+            partial(payouts.pay, award, actor=cashier, present=True, id_checked=True),
             partial(prizes.award, tournament, actor=organiser),
         )
         refused = [o for o in (paid, recomputed) if isinstance(o, Exception)]
@@ -106,7 +105,7 @@ def test_paying_while_the_awards_are_recomputed_pays_or_recomputes_never_both(mo
             Payout.objects.all().delete()
         else:
             recomputed_first += 1
-            assert paid.message == prizes.RECOMPUTED
+            assert paid.message == payouts.RECOMPUTED
             assert (
                 not Payout.objects.exists()
                 and not LedgerEntry.objects.filter(kind="payout").exists()

@@ -31,9 +31,9 @@ from django.urls import URLResolver, get_resolver, path, resolve, reverse
 from django.views.generic import TemplateView
 from PIL import Image
 
-from scoring.views.results import PodAccessMixin, stages_newest_first
-from scoring.views.standings import StandingsAccessMixin
-from tests.factories import (
+from scoring.mixins import PodAccessMixin, StandingsAccessMixin
+from scoring.presenters.stages import stages_newest_first
+from tests.support.factories import (
     OrganiserFactory,
     PlayerFactory,
     TournamentFactory,
@@ -101,6 +101,7 @@ PUBLIC_PAGES = {
     "seat-finder",
     "board",
     "board-live",
+    "live-changes",
     "my-card",
     "player-page",
     "player-cancel",
@@ -108,6 +109,7 @@ PUBLIC_PAGES = {
     "player-email-again",
     "player-accept",
     "code-again",
+    "service-worker",
 }
 # Views that declare PUBLIC but check codes themselves: any one of these codes opens them.
 GATES = {

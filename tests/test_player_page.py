@@ -6,8 +6,8 @@ Opened only by the signed link; shows nobody else's e-mail or phone.
 import pytest
 from django.urls import reverse
 
-from tests.factories import PlayerFactory
-from tests.helpers import drawn_stage, full_with_waitlist
+from tests.support.events import full_with_waitlist
+from tests.support.factories import PlayerFactory, drawn_stage
 from tournaments.models import AuditEntry, CardProblem, Party, Player
 from tournaments.services import waitlist
 from tournaments.services.player_links import player_page_path, player_token
@@ -62,7 +62,7 @@ def test_a_tampered_link_is_not_found(client, tournament, change):
 
 
 def test_a_link_of_another_tournament_is_not_found(client, tournament):
-    from tests.factories import TournamentFactory
+    from tests.support.factories import TournamentFactory
 
     player = PlayerFactory(tournament=tournament)
     other = TournamentFactory()

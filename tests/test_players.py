@@ -6,7 +6,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import PlayerFactory, TournamentFactory
+from tests.support.factories import PlayerFactory, TournamentFactory
 from tournaments.models import AuditEntry, Player
 
 pytestmark = pytest.mark.django_db
@@ -88,7 +88,7 @@ def test_anonymous_is_sent_to_login(name, tournament, player, client):
 
 
 def test_organiser_of_another_tournament_is_refused(tournament, player, client_for):
-    from tests.factories import OrganiserFactory
+    from tests.support.factories import OrganiserFactory
 
     other = OrganiserFactory()
     TournamentFactory(organiser=other)

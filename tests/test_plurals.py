@@ -2,10 +2,11 @@
 
 import pytest
 
-from tests.helpers import checked_in, text, url
+from tests.support.factories import checked_in
+from tests.support.web import text, url
+from tournaments.foundation.text import count
 from tournaments.models import AuditEntry
 from tournaments.services import stages as stage_service
-from tournaments.words import count
 
 
 def test_count():

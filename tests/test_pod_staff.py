@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import UserFactory, grant
-from tests.helpers import checked_in, text, url
+from tests.support.factories import UserFactory, checked_in, grant
+from tests.support.web import text, url
 from tournaments.models import AuditEntry
 from tournaments.services import stages as stage_service
 

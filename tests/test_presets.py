@@ -4,8 +4,8 @@ import pytest
 from django.urls import reverse
 
 from scoring.rules import PRESETS, RuleSet
-from tests.factories import OrganiserFactory
-from tests.helpers import settings_data
+from tests.support.factories import OrganiserFactory
+from tests.support.web import settings_data
 from tournaments.models import RulePreset, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -15,8 +15,13 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
 from bunco_site.celery import app as celery_app
-from tests.factories import OrganiserFactory, TournamentFactory, UserFactory, grant
-from tests.helpers import drawn_stage
+from tests.support.factories import (
+    OrganiserFactory,
+    TournamentFactory,
+    UserFactory,
+    drawn_stage,
+    grant,
+)
 from tournaments.models import AuditEntry, Printout
 from tournaments.services import printouts as service
 from tournaments.services.printouts import documents

@@ -20,8 +20,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import UserFactory, grant
-from tests.helpers import at_once, drawn_stage, one_wins
+from tests.support.factories import UserFactory, drawn_stage, grant
+from tests.support.races import at_once, one_wins
 from tournaments.models import AuditEntry, Printout
 from tournaments.services import printouts as service
 from tournaments.tasks import render_printout

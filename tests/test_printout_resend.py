@@ -17,7 +17,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
 from bunco_site.celery import app as celery_app
-from tests.helpers import drawn_stage
+from tests.support.factories import drawn_stage
 from tournaments.models import AuditEntry, Printout
 from tournaments.services import printouts as service
 from tournaments.tasks import render_printout

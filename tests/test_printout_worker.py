@@ -29,7 +29,7 @@ import redis
 from django.conf import settings as django_settings
 from django.urls import reverse
 
-from tests.helpers import drawn_stage
+from tests.support.factories import drawn_stage
 from tests.workers import ask, follow, printing_through, use_broker
 from tournaments.models import Printout
 from tournaments.services import printouts as service

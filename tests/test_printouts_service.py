@@ -28,15 +28,16 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
 from bunco_site.celery import app as celery_app
-from scoring.cards import STATUS_LABELS
+from scoring.rules.cards import STATUS_LABELS
 from scoring.services.cards import load_stage, standings
-from tests.factories import PlayerFactory, UserFactory, grant
-from tests.helpers import drawn_stage
 from tests.pdf_reading import cards_by_cell, placed_text
+from tests.support.factories import PlayerFactory, UserFactory, drawn_stage, grant
+from tournaments.foundation.text import money
 from tournaments.models import FinalTable, Payout, Printout, Seat, Stage
 from tournaments.printouts.layout import page_size
+from tournaments.services import ledger as ledger_service
+from tournaments.services import payouts as payout_service
 from tournaments.services import printouts as service
-from tournaments.services import prizes as prize_service
 from tournaments.services.printouts import documents, jobs
 from tournaments.services.rehearsal import rehearse
 from tournaments.tasks import render_printout
@@ -304,11 +305,9 @@ def test_payout_sheet_matches_the_database(played, django_capture_on_commit_call
     text = text_of(printout)
     awards = tournament.awards.select_related("player")
     assert awards.exists()
-    expected = Counter(
-        (a.player.name, a.player.code, service.money(a.amount_cents)) for a in awards
-    )
+    expected = Counter((a.player.name, a.player.code, money(a.amount_cents)) for a in awards)
     assert payout_rows(text) == expected
-    books = prize_service.ledger(tournament)
+    books = ledger_service.ledger(tournament)
     total = sum(int(a.amount_cents) for a in awards)
     assert books.awarded_cents == total == books.paid_cents
     assert text.count("organiser, ") == awards.count()  # every line paid, by whom
@@ -316,7 +315,7 @@ def test_payout_sheet_matches_the_database(played, django_capture_on_commit_call
     # A voided payment: the prize is owed again, the void is listed greyed with its reason.
     payout = Payout.objects.filter(award__tournament=tournament).first()
     organiser = payout.paid_by
-    prize_service.void(payout, actor=organiser, reason="Paid the wrong Ann")
+    payout_service.void(payout, actor=organiser, reason="Paid the wrong Ann")
     again = make(tournament, "payout_sheet", organiser, django_capture_on_commit_callbacks)
     text = text_of(again)
     assert "VOID: Paid the wrong Ann" in " ".join(text.split())
@@ -482,7 +481,7 @@ def test_clean_up_removes_expired_printouts_and_their_files(
 def test_deleting_a_tournament_deletes_its_printout_files(
     drawn, tournament, organiser, settings, django_capture_on_commit_callbacks
 ):
-    from tournaments.services.rehearsal import purge_tournament
+    from tournaments.services.rehearsal_event import purge_tournament
 
     make(tournament, "tally_sheets", organiser, django_capture_on_commit_callbacks)
     assert len(media_files(settings)) == 1

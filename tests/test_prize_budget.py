@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import PlayerFactory, TournamentFactory, member
-from tests.helpers import played_without_prizes, rehearsal_organiser
+from tests.support.events import played_without_prizes, rehearsal_organiser
+from tests.support.factories import PlayerFactory, TournamentFactory, member
 from tournaments.models import Player, PrizeCategory, Tournament
 from tournaments.services import prizes
 

@@ -1,5 +1,6 @@
 """The prize pages: who may use them, the prize list form, the winners page, the prize table's
-confirm step (present, photo ID, never twice), voids, the ledger and its CSV, query counts."""
+confirm step (present, photo ID, never twice), voids, the ledger and its CSV. Their query
+counts are in test_prizes_rehearsed.py, beside the fully rehearsed event they use."""
 
 from __future__ import annotations
 
@@ -8,20 +9,13 @@ import io
 import re
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import UserFactory, grant, member
-from tests.helpers import (
-    award_everything,
-    played_without_prizes,
-    rehearsal_organiser,
-    text,
-    url,
-)
-from tournaments.draws import draw_code
+from tests.support.events import award_everything, rehearsal_organiser
+from tests.support.factories import PrizeCategoryFactory, UserFactory, grant, member
+from tests.support.scenarios import module_scenario, prizeless_event
+from tests.support.web import text, url
 from tournaments.models import (
     AuditEntry,
     LastBuncoMark,
@@ -34,8 +28,10 @@ from tournaments.models import (
     Tournament,
     TravelingPass,
 )
-from tournaments.prizes import OVERALL
-from tournaments.services import prizes, rehearsal
+from tournaments.rules.draws import draw_code
+from tournaments.rules.prizes import OVERALL
+from tournaments.services import ledger as ledger_service
+from tournaments.services import payouts, prizes, rehearsal_event
 from tournaments.services.printouts.documents import payout_lines
 
 pytestmark = pytest.mark.django_db
@@ -50,9 +46,14 @@ def messages_of(response) -> list[str]:
     return [str(m) for m in response.context["messages"]] if response.context else []
 
 
+played = module_scenario(prizeless_event)
+
+
 @pytest.fixture
-def event(monkeypatch):
-    return played_without_prizes(monkeypatch)
+def event(played):
+    """The module's played event (built once, see tests/support/scenarios.py), read fresh;
+    what a test writes is rolled back after it."""
+    return Tournament.objects.get(pk=played)
 
 
 @pytest.fixture
@@ -138,7 +139,7 @@ def state():
 
 
 def test_staff_get_403_on_every_prize_page_on_get_and_post(event, awarded, staff, client_for):
-    prizes.pay(awarded[0], actor=rehearsal_organiser(), present=True, id_checked=True)
+    payouts.pay(awarded[0], actor=rehearsal_organiser(), present=True, id_checked=True)
     client = client_for(staff)
     before = state()
     addresses = every_url(event, awarded)
@@ -150,7 +151,7 @@ def test_staff_get_403_on_every_prize_page_on_get_and_post(event, awarded, staff
 
 
 def test_anonymous_is_sent_to_login(event, awarded, client):
-    prizes.pay(awarded[0], actor=rehearsal_organiser(), present=True, id_checked=True)
+    payouts.pay(awarded[0], actor=rehearsal_organiser(), present=True, id_checked=True)
     before = state()
     for address in every_url(event, awarded):
         for response in (client.get(address), client.post(address, POST)):
@@ -162,7 +163,7 @@ def test_anonymous_is_sent_to_login(event, awarded, client):
 def test_admins_and_organisers_open_every_page_and_no_get_changes_anything(
     event, awarded, desk, client_for
 ):
-    prizes.pay(awarded[0], actor=rehearsal_organiser(), present=True, id_checked=True)
+    payouts.pay(awarded[0], actor=rehearsal_organiser(), present=True, id_checked=True)
     before = state()
     for client in (desk, client_for(rehearsal_organiser())):
         for address in every_url(event, awarded):
@@ -265,8 +266,8 @@ def test_category_form_checks_amounts_and_the_engines_rules(event, desk):
     )
     assert AuditEntry.objects.filter(action="prizes.category_changed").count() == 1
     # A category of another tournament is not found here.
-    other = rehearsal.create_event(players=4, preset="classic", seed=9, slug="other-night")[0]
-    foreign = PrizeCategory.objects.create(
+    other = rehearsal_event.create_event(players=4, preset="classic", seed=9, slug="other-night")[0]
+    foreign = PrizeCategoryFactory(
         tournament=other, key="x", label="X", measure="most_wins", scope="overall",
         amounts_cents=[100],
     )  # fmt: skip
@@ -279,14 +280,14 @@ def test_deleting_is_refused_once_awarded_and_the_list_is_fixed_once_paid(event,
     response = desk.post(url("prize-category-delete", event, buncos.pk), follow=True)
     assert messages_of(response)[0].startswith("Most Buncos has been awarded")
     assert PrizeCategory.objects.filter(pk=buncos.pk).exists()
-    extra = PrizeCategory.objects.create(
+    extra = PrizeCategoryFactory(
         tournament=event, key="extra", label="Extra", measure="most_losses", scope="overall",
         amounts_cents=[100],
     )  # fmt: skip
     response = desk.post(url("prize-category-delete", event, extra.pk), follow=True)
     assert "Extra deleted." in messages_of(response)
     # Once a prize is paid the list cannot change, whatever the form says.
-    prizes.pay(awarded[0], actor=rehearsal_organiser(), present=True, id_checked=True)
+    payouts.pay(awarded[0], actor=rehearsal_organiser(), present=True, id_checked=True)
     before = list(PrizeCategory.objects.values_list("pk", "label", "amounts_cents"))
     response = desk.post(
         url("prize-category-edit", event, buncos.pk),
@@ -401,7 +402,7 @@ def test_winners_page_names_the_judged_winners_throws_roll_offs_and_awards(event
 
 
 def test_traveling_item_through_the_page(event, desk):
-    PrizeCategory.objects.create(
+    PrizeCategoryFactory(
         tournament=event, key="fuzzy", label="Fuzzy Die", measure="traveling_holder",
         scope="overall", amounts_cents=[2000],
     )  # fmt: skip
@@ -422,11 +423,11 @@ def test_traveling_item_through_the_page(event, desk):
 
 
 def test_one_prize_per_player_note_names_the_player_passed_over(event, desk):
-    PrizeCategory.objects.create(
+    PrizeCategoryFactory(
         tournament=event, key="wins", label="Most Wins", measure="most_wins", scope="overall",
         amounts_cents=[3000], tie_policy="split", priority=1,
     )  # fmt: skip
-    PrizeCategory.objects.create(
+    PrizeCategoryFactory(
         tournament=event, key="wins2", label="Runner-up", measure="most_wins", scope="overall",
         amounts_cents=[1000], tie_policy="split", priority=2,
     )  # fmt: skip
@@ -459,7 +460,7 @@ def test_awarding_again_keeps_the_earlier_awards_and_the_pages_show_only_those_i
         PrizeAward.objects.current().filter(tournament=event).order_by(*PrizeAward._meta.ordering)
     )
     assert not winners.context["stale"]
-    books = prizes.ledger(event)
+    books = ledger_service.ledger(event)
     assert books.awarded_cents == sum(a.amount_cents for a in again)
     lines = payout_lines(event)
     assert len(lines) == len(again)
@@ -528,7 +529,7 @@ def test_pay_page_needs_both_boxes_then_pays_once(event, awarded, desk, client_f
 
 def test_void_needs_a_reason_and_the_prize_can_be_paid_again(event, awarded, desk):
     share = awarded[0]
-    payout = prizes.pay(share, actor=rehearsal_organiser(), present=True, id_checked=True)
+    payout = payouts.pay(share, actor=rehearsal_organiser(), present=True, id_checked=True)
     void_url = url("payout-void", event, payout.pk)
     response = desk.post(void_url, {"reason": "   "}, follow=True)
     assert "Not voided: Say why the payment is voided." in messages_of(response)
@@ -560,11 +561,11 @@ def read_csv(response) -> list[list[str]]:
 
 def test_ledger_page_and_csv(event, awarded, desk):
     Player.objects.filter(pk=awarded[0].player_id).update(name='=HYPERLINK("http://x")')
-    first = prizes.pay(awarded[0], actor=rehearsal_organiser(), present=True, id_checked=True)
-    prizes.void(first, actor=rehearsal_organiser(), reason="+wrong player")
+    first = payouts.pay(awarded[0], actor=rehearsal_organiser(), present=True, id_checked=True)
+    payouts.void(first, actor=rehearsal_organiser(), reason="+wrong player")
     for share in awarded[:3]:
-        prizes.pay(share, actor=rehearsal_organiser(), present=True, id_checked=True)
-    books = prizes.ledger(event)
+        payouts.pay(share, actor=rehearsal_organiser(), present=True, id_checked=True)
+    books = ledger_service.ledger(event)
     page = text(desk.get(url("ledger", event)))
     # Fees as the desk recorded them: 22 paid, the rehearsal's two volunteers comped.
     assert f"{books.players_paid_entry} recorded at the desk, 2 of them comped" in page
@@ -597,46 +598,13 @@ def test_ledger_page_and_csv(event, awarded, desk):
     assert float(charity[2]) == books.charity_cents / 100
 
 
-# --- query counts -----------------------------------------------------------------------------
-
-
-def count_queries(client, address) -> int:
-    with CaptureQueriesContext(connection) as queries:
-        response = client.get(address)
-    assert response.status_code == 200
-    return len(queries)
-
-
-def test_query_counts_do_not_grow_with_the_event(client_for):
-    """24 and 120 players, each awarded and paid in full by the rehearsal."""
-    counts = {}
-    for players, seed in ((24, 2), (120, 5)):
-        tournament = rehearsal.rehearse(players=players, preset="mesquite", seed=seed).tournament
-        assert PrizeAward.objects.filter(tournament=tournament).count() > 8
-        client = client_for(rehearsal_organiser())
-        prizes.void(
-            Payout.objects.filter(award__tournament=tournament).first(),
-            actor=rehearsal_organiser(),
-            reason="A test void",
-        )
-        counts[players] = {
-            name: count_queries(client, url(name, tournament))
-            for name in ("prizes", "prize-winners", "payouts", "ledger", "ledger-csv")
-        }
-        counts[players]["payouts?q"] = count_queries(client, url("payouts", tournament) + "?q=a")
-        award = PrizeAward.objects.filter(tournament=tournament).first()
-        counts[players]["pay"] = count_queries(client, url("payout-pay", tournament, award.pk))
-    assert counts[24] == counts[120], counts
-    print("query counts:", counts[120])
-
-
 def test_an_award_or_payment_of_another_tournament_is_not_found(event, awarded, client_for):
     """An admin of another event cannot reach this one's prizes through their own URL."""
-    other = rehearsal.create_event(players=4, preset="classic", seed=9, slug="other-night")[0]
+    other = rehearsal_event.create_event(players=4, preset="classic", seed=9, slug="other-night")[0]
     stranger = UserFactory(username="other-admin")
     grant(other, stranger, "admin")
     client = client_for(stranger)
-    payout = prizes.pay(awarded[0], actor=rehearsal_organiser(), present=True, id_checked=True)
+    payout = payouts.pay(awarded[0], actor=rehearsal_organiser(), present=True, id_checked=True)
     assert client.get(url("payout-pay", other, awarded[1].pk)).status_code == 404
     response = client.post(
         url("payout-pay", other, awarded[1].pk), {"present": "on", "id_checked": "on"}

@@ -1,7 +1,8 @@
 """The prize services on real events: verified cards in, awards, roll-offs, cash and a ledger.
 
 Events are played by the rehearsal (the simulator's dice, every card entered and verified)
-with its prize table left out, so each test sets up the prizes it is about. The expected
+with its prize table left out, once for the module; each test sets up the prizes it is
+about, and what it writes is rolled back after it. The expected
 winners are worked out here from the standings and the roll credits, not from the engine.
 """
 
@@ -16,20 +17,22 @@ from django.db.models import Max
 
 from scoring.models import RollCredit
 from scoring.services import cards as card_service
-from tests.factories import UserFactory
-from tests.helpers import miscount, played_without_prizes, rehearsal_organiser
+from tests.support.events import miscount, rehearsal_organiser
+from tests.support.factories import PrizeCategoryFactory, UserFactory
+from tests.support.scenarios import module_scenario, prizeless_event
+from tournaments.foundation.errors import UserFacingError
 from tournaments.models import (
     AuditEntry,
     Payout,
     PrizeAward,
-    PrizeCategory,
     RollOff,
     Stage,
     Tournament,
 )
-from tournaments.prizes import OVERALL, PlayerTotals, settle_prize_tie, split_cents
-from tournaments.services import prizes, rehearsal
-from tournaments.services.errors import UserFacingError
+from tournaments.presenters.prizes import note_text, passed_text, stored_note_text, unawarded_text
+from tournaments.rules.prizes import OVERALL, PlayerTotals, settle_prize_tie, split_cents
+from tournaments.services import ledger as ledger_service
+from tournaments.services import payouts, prizes, rehearsal_event
 
 pytestmark = pytest.mark.django_db
 
@@ -37,30 +40,35 @@ pytestmark = pytest.mark.django_db
 # --- setting up events ------------------------------------------------------------------------
 
 
-def played(monkeypatch, *, players=24, seed=2, preset="mesquite"):
-    """A whole event played and verified by the rehearsal, without its prize table."""
-    tournament = played_without_prizes(monkeypatch, players=players, seed=seed, preset=preset)
+played = module_scenario(
+    lambda monkeypatch: standings_of(Tournament.objects.get(pk=prizeless_event(monkeypatch)))
+)
+
+
+def standings_of(tournament):
+    """The qualifying stage's verified standings: read-only, so the module's tests share them."""
     stage = tournament.stages.get(kind=Stage.Kind.QUALIFYING)
     rows = card_service.standings(card_service.load_stage(stage))
-    return SimpleNamespace(
-        tournament=tournament,
-        organiser=rehearsal_organiser(),
-        stage=stage,
-        rows=rows,
-        pods=sorted({r.pod for r in rows}),
-    )
+    return SimpleNamespace(tournament=tournament.pk, stage=stage.pk, rows=rows)
 
 
 @pytest.fixture
-def event(monkeypatch):
-    return played(monkeypatch)
+def event(played):
+    """The module's played event (built once, see tests/support/scenarios.py), read fresh;
+    what a test writes is rolled back after it."""
+    return SimpleNamespace(
+        tournament=Tournament.objects.get(pk=played.tournament),
+        organiser=rehearsal_organiser(),
+        stage=Stage.objects.get(pk=played.stage),
+        rows=played.rows,
+        pods=sorted({r.pod for r in played.rows}),
+    )
 
 
 def category(tournament, key, measure, scope="overall", amounts=(1000,), tie="split", priority=0):
-    return PrizeCategory.objects.create(
+    return PrizeCategoryFactory(
         tournament=tournament,
         key=key,
-        label=key.replace("_", " ").capitalize(),
         measure=measure,
         scope=scope,
         amounts_cents=list(amounts),
@@ -91,51 +99,6 @@ def settle_everything(tournament, actor, seed=1):
         for tie in pending:
             prizes.record_prize_roll_off(tournament, tie.key, actor=actor)
     return prizes.plan_prizes(tournament)
-
-
-# --- the whole sheet through the rehearsal --------------------------------------------------------
-
-
-def test_rehearsal_awards_and_pays_the_mesquite_sheet_and_the_books_balance():
-    r = rehearsal.rehearse(players=24, preset="mesquite", seed=2)
-    tournament = r.tournament
-    books = prizes.ledger(tournament)
-    labels = [line.category.label for line in books.lines]
-    assert labels == [
-        "Most Buncos",
-        "Most Minis",
-        "Most Wins",
-        "Best Costume",
-        "Team with Overall Most Buncos",
-        "Team with Best Costume",
-    ]
-    # Two pods: four pod prizes each, plus the two team prizes, all paid in full.
-    by_key = {line.category.key: line for line in books.lines}
-    for key, amount in (("buncos", 100_00), ("minis", 50_00), ("wins", 40_00), ("costume", 25_00)):
-        assert by_key[key].awarded_cents == 2 * amount
-    assert by_key["team_buncos"].awarded_cents == 100_00
-    assert by_key["team_costume"].awarded_cents == 25_00
-    assert books.awarded_cents == 2 * (100 + 50 + 40 + 25) * 100 + 125_00
-    assert books.paid_cents == books.awarded_cents and books.unpaid_cents == 0
-    # The fees are the desk's records now: the rehearsal comps two volunteers of 24, and its
-    # cash book adds donations, a prize given back and expenses.
-    assert books.fees_cents == (24 - 2) * 20_00
-    assert books.charity_cents == (
-        books.book.money_in_cents - books.awarded_cents - books.book.expenses_cents
-    )
-    assert r.prizes["total_paid"] == f"{books.paid_cents / 100:.2f}"
-    # Every share has exactly one live payment, made in person with the ID checked.
-    awards = PrizeAward.objects.filter(tournament=tournament)
-    assert awards.count() == r.prizes["awarded"]
-    for award in awards:
-        (payout,) = award.payouts.all()
-        assert payout.amount_cents == award.amount_cents
-        assert payout.present_confirmed and payout.id_checked and payout.voided_at is None
-    # The roll-offs the sheet's ties needed are stored with their seeds.
-    assert all(
-        r.seed is not None
-        for r in RollOff.objects.filter(kind="prize").filter(tournament=tournament)
-    )
 
 
 # --- each measure, from the cards ----------------------------------------------------------------
@@ -201,20 +164,22 @@ def test_traveling_item_goes_to_its_last_holder_and_an_absent_holder_is_not_paid
     category(t, "fuzzy", "traveling_holder", amounts=(2000,))
     plan = prizes.plan_prizes(t)
     (missing,) = plan.result.unawarded
-    assert missing.reason == "Nobody was named as holding the traveling item"
+    assert unawarded_text(missing, {}) == "Nobody was named as holding the traveling item"
     first, second = event.rows[0].player, event.rows[5].player
     prizes.pass_traveling_item(t, first, actor=event.organiser)
     prizes.pass_traveling_item(t, second, actor=event.organiser)
     (award,) = prizes.plan_prizes(t).result.awards
-    assert award.players == (second.pk,) and award.note == "Held the traveling item at the end"
+    assert award.players == (second.pk,)
+    assert note_text(award.note, "traveling_holder", {}) == "Held the traveling item at the end"
     # A player of another tournament cannot hold it.
-    other = rehearsal.create_event(players=4, preset="classic", seed=9, slug="other-event")[0]
+    other = rehearsal_event.create_event(players=4, preset="classic", seed=9, slug="other-event")[0]
     with pytest.raises(UserFacingError, match="not in this tournament"):
         prizes.pass_traveling_item(t, other.players.first(), actor=event.organiser)
     # The holder's card is reopened: nobody else holds the item, so it stays unawarded.
     unverify(event, second.pk)
     (missing,) = prizes.plan_prizes(t).result.unawarded
-    assert missing.reason == f"{second.pk} is not eligible: Card not verified"
+    names = {second.pk: second.name}
+    assert unawarded_text(missing, names) == f"{second.name} is not eligible: Card not verified"
     assert AuditEntry.objects.filter(action="prizes.traveling").count() == 2
 
 
@@ -231,7 +196,10 @@ def test_judged_prizes_per_pod_overall_and_for_a_whole_pod(event):
     plan = prizes.plan_prizes(t)
     assert [(a.scope_group, a.players) for a in awards_of(plan, "costume")] == [(1, (pod1[0],))]
     (pod2_costume,) = [u for u in plan.result.unawarded if u.category_key == "costume"]
-    assert (pod2_costume.scope_group, pod2_costume.reason) == (2, "No winner has been chosen")
+    assert (pod2_costume.scope_group, unawarded_text(pod2_costume, {})) == (
+        2,
+        "No winner has been chosen",
+    )
     assert [(a.place, a.players) for a in awards_of(plan, "hat")] == [
         (1, (pod2[0],)),
         (2, (pod1[1],)),
@@ -329,7 +297,7 @@ def test_ties_split_or_rolled_off_with_entered_dice_and_by_the_site(event):
     )
     assert won.players == (tie.players[-1],) and won.via_roll_off
     assert won.roll_off.rounds == [dict(zip(tie.players, faces, strict=True))]
-    assert won.note.startswith("Won 1st place in a roll-off with")
+    assert note_text(won.note, "most_wins", {}).startswith("Won 1st place in a roll-off with")
     # Stored awards keep the roll-off flag; audit entries say who rolled.
     prizes.award(t, actor=organiser)
     assert PrizeAward.objects.filter(via_roll_off=True).count() == len(
@@ -349,7 +317,9 @@ def test_a_split_tie_shares_the_places_it_covers(event):
     (award, *rest) = [a for a in awards_of(prizes.plan_prizes(t), "wins") if a.scope_group == 1]
     assert set(award.players) == top and award.value == value
     assert award.amount_cents_each == split_cents(7001, 4)
-    assert award.note == "4 tied for 1st share the 1st to 3rd place amounts"
+    assert note_text(award.note, "most_wins", {}) == (
+        "4 tied for 1st share the 1st to 3rd place amounts"
+    )
     assert rest == []  # the three places are used up by the tie
 
 
@@ -427,10 +397,12 @@ def test_one_prize_per_player_moves_the_next_player_up(event):
     rest = [r for r in event.rows if r.player.pk not in top]
     next_best, next_value = best(rest, "wins")
     assert set(moved.players) == next_best and moved.value == next_value < value
-    assert all(f"{p} already won Wins (the whole event)" in moved.moved_up_because for p in top)
+    names = dict(t.players.values_list("pk", "name"))
+    passed = passed_text(moved.moved_up_because, names)
+    assert all(f"{names[p]} already won Wins (the whole event)" in passed for p in top)
     prizes.award(t, actor=event.organiser)
     stored = PrizeAward.objects.filter(category__key="wins_again")
-    assert all("already won Wins" in a.note for a in stored)
+    assert all("already won Wins" in stored_note_text(a.why, "most_wins", names) for a in stored)
 
 
 def test_one_prize_per_player_with_hand_made_totals(event, monkeypatch):
@@ -462,8 +434,8 @@ def test_one_prize_per_player_with_hand_made_totals(event, monkeypatch):
         ("even", ()),
     ][:3]
     (even,) = plan.result.unawarded
-    assert even.reason == "Everyone left for 1st place already won a prize"
-    assert awards_of(plan, "minis")[0].moved_up_because == ""
+    assert unawarded_text(even, {}) == "Everyone left for 1st place already won a prize"
+    assert passed_text(awards_of(plan, "minis")[0].moved_up_because, {}) == ""
 
 
 # --- paying, voiding and the ledger ------------------------------------------------------------
@@ -491,17 +463,17 @@ def test_paying_needs_the_winner_here_with_an_id(awarded):
     award = awarded.awards[0]
     for present, id_checked in ((False, True), (True, False), (False, False)):
         with pytest.raises(UserFacingError, match="here in person"):
-            prizes.pay(award, actor=awarded.admin, present=present, id_checked=id_checked)
+            payouts.pay(award, actor=awarded.admin, present=present, id_checked=id_checked)
     assert not Payout.objects.exists()
 
 
 def test_paying_twice_is_refused_with_who_paid_and_when(awarded):
     award = awarded.awards[0]
-    payout = prizes.pay(award, actor=awarded.admin, present=True, id_checked=True)
+    payout = payouts.pay(award, actor=awarded.admin, present=True, id_checked=True)
     assert payout.amount_cents == award.amount_cents and payout.paid_by == awarded.admin
     other = UserFactory(username="second-cashier")
     with pytest.raises(UserFacingError) as refused:
-        prizes.pay(award, actor=other, present=True, id_checked=True)
+        payouts.pay(award, actor=other, present=True, id_checked=True)
     dollars = f"${award.amount_cents / 100:,.2f}"
     assert refused.value.message.startswith(
         f"Already paid: {dollars} to {award.player.name} by cashier at "
@@ -513,30 +485,30 @@ def test_paying_twice_is_refused_with_who_paid_and_when(awarded):
 
 def test_a_void_stays_in_the_ledger_and_the_prize_can_be_paid_again(awarded):
     award = awarded.awards[0]
-    payout = prizes.pay(award, actor=awarded.admin, present=True, id_checked=True)
+    payout = payouts.pay(award, actor=awarded.admin, present=True, id_checked=True)
     with pytest.raises(UserFacingError, match="Say why"):
-        prizes.void(payout, actor=awarded.admin, reason="   ")
-    voided = prizes.void(payout, actor=awarded.admin, reason="Paid the wrong Ann")
+        payouts.void(payout, actor=awarded.admin, reason="   ")
+    voided = payouts.void(payout, actor=awarded.admin, reason="Paid the wrong Ann")
     assert voided.voided_by == awarded.admin and voided.void_reason == "Paid the wrong Ann"
     with pytest.raises(UserFacingError, match="already voided"):
-        prizes.void(payout, actor=awarded.admin, reason="again")
-    books = prizes.ledger(awarded.tournament)
+        payouts.void(payout, actor=awarded.admin, reason="again")
+    books = ledger_service.ledger(awarded.tournament)
     line = next(x for x in books.lines if x.category == award.category)
     assert line.voided_cents == award.amount_cents and line.paid_cents == 0
     assert books.voided_cents == award.amount_cents and books.paid_cents == 0
     # Payable again, and both payments are still there: the void is never deleted.
-    again = prizes.pay(award, actor=awarded.admin, present=True, id_checked=True)
+    again = payouts.pay(award, actor=awarded.admin, present=True, id_checked=True)
     assert list(award.payouts.order_by("pk")) == [payout, again]
-    books = prizes.ledger(awarded.tournament)
+    books = ledger_service.ledger(awarded.tournament)
     assert books.paid_cents == award.amount_cents and books.voided_cents == award.amount_cents
 
 
 def test_the_ledger_adds_up(awarded):
     admin = awarded.admin
     for award in awarded.awards[::2]:
-        prizes.pay(award, actor=admin, present=True, id_checked=True)
-    prizes.void(Payout.objects.first(), actor=admin, reason="Counted twice")
-    books = prizes.ledger(awarded.tournament)
+        payouts.pay(award, actor=admin, present=True, id_checked=True)
+    payouts.void(Payout.objects.first(), actor=admin, reason="Counted twice")
+    books = ledger_service.ledger(awarded.tournament)
     assert books.awarded_cents == sum(x.awarded_cents for x in books.lines)
     assert books.paid_cents == sum(x.paid_cents for x in books.lines)
     assert books.voided_cents == sum(x.voided_cents for x in books.lines)
@@ -559,10 +531,10 @@ def test_awards_are_recomputed_until_the_first_payment_then_fixed(awarded):
     assert len(again) == len(before)
     after = sorted(current.values_list("category__key", "scope_group", "player_id"))
     assert after == before
-    payout = prizes.pay(again[0], actor=awarded.admin, present=True, id_checked=True)
+    payout = payouts.pay(again[0], actor=awarded.admin, present=True, id_checked=True)
     with pytest.raises(UserFacingError, match="can no longer be recomputed"):
         prizes.award(t, actor=organiser)
-    prizes.void(payout, actor=awarded.admin, reason="Wrong winner")
+    payouts.void(payout, actor=awarded.admin, reason="Wrong winner")
     with pytest.raises(UserFacingError, match="can no longer be recomputed"):
         prizes.award(t, actor=organiser)  # a voided payment is still money that moved
     # The first awards are kept beside the second; only the second are in force.
@@ -591,10 +563,10 @@ def test_awarding_again_after_a_corrected_card_keeps_the_earlier_awards(event):
     assert f"replacing {len(first)} earlier shares, which are kept" in entry.summary
     # An earlier award cannot be paid; the ledger counts the awards in force once.
     with pytest.raises(UserFacingError, match="no longer on the list"):
-        prizes.pay(first[0], actor=event.organiser, present=True, id_checked=True)
+        payouts.pay(first[0], actor=event.organiser, present=True, id_checked=True)
     assert not Payout.objects.exists()
-    assert prizes.ledger(t).awarded_cents == 1000
-    prizes.pay(second[0], actor=event.organiser, present=True, id_checked=True)
+    assert ledger_service.ledger(t).awarded_cents == 1000
+    payouts.pay(second[0], actor=event.organiser, present=True, id_checked=True)
     assert Payout.objects.get().award == second[0]
 
 

@@ -6,10 +6,10 @@ import pytest
 from django.urls import reverse
 
 from scoring.rules.table import partner_number
-from tests.helpers import drawn_stage, record_pod
+from scoring.services.rounds import close_round
+from tests.support.factories import drawn_stage, record_pod
 from tests.test_results_pages import round_of
 from tournaments.models import Player, Seat
-from tournaments.services.rounds import close_round
 
 pytestmark = pytest.mark.django_db
 
@@ -118,7 +118,7 @@ def test_board_shows_every_pod_and_polls(client, tournament, stage):
         assert player.name in body
     assert "navbar" not in body  # a projector page, no menus
     live = reverse("board-live", args=[tournament.slug])
-    assert f'hx-get="{live}"' in body and 'hx-trigger="every 5s"' in body
+    assert f'hx-get="{live}"' in body and 'hx-trigger="room-changed from:body"' in body
     assert 'hx-swap="outerHTML"' in body
     partial = client.get(live).content.decode()
     assert partial.lstrip().startswith('<div id="board-live"') and "Pod 2" in partial

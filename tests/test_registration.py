@@ -5,7 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.factories import PlayerFactory
+from tests.support.factories import PlayerFactory
 from tournaments.models import AuditEntry, Player
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,8 @@ from django.core.management import call_command
 
 from scoring.models import RollCredit, TableResult
 from scoring.rules import PRESETS
-from scoring.rules.simulate import simulate_stage
 from tournaments.models import Seat, Stage
+from tournaments.rules.simulate import simulate_stage
 
 pytestmark = pytest.mark.django_db
 

@@ -11,9 +11,9 @@ import pytest
 
 from scoring.models import TableResult
 from scoring.services.results import ResultConflict, ResultEntry, record_result
-from tests.factories import UserFactory, grant
-from tests.helpers import at_once, drawn_stage
-from tournaments.services.errors import UserFacingError
+from tests.support.factories import UserFactory, drawn_stage, grant
+from tests.support.races import at_once
+from tournaments.foundation.errors import UserFacingError
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -4,13 +4,12 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import RollCredit, TableResult
+from scoring.rules.seating import next_seating
 from scoring.services.results import ResultEntry, Tally, record_result
-from tests.factories import UserFactory, grant
-from tests.helpers import drawn_stage, record_pod
+from scoring.services.rounds import close_round, start_next_round
+from scoring.services.seating import tables_from_seats
+from tests.support.factories import UserFactory, drawn_stage, grant, record_pod
 from tournaments.models import Pod, RulePreset, Seat
-from tournaments.seating import next_seating
-from tournaments.services.rounds import close_round, start_next_round
-from tournaments.services.seating import tables_from_seats
 
 pytestmark = pytest.mark.django_db
 
@@ -476,3 +475,14 @@ def test_earlier_stage_pods_are_reached_with_the_stage_parameter(
     )
     assert response.status_code == 302 and "stage=qualifying" in response.url
     assert TableResult.objects.get().pod.stage.kind == "qualifying"
+
+
+def test_a_stage_the_site_does_not_know_means_the_latest_and_never_reaches_the_database(
+    tournament, stage, staff
+):
+    """`?stage=` with a NUL byte (PostgreSQL refuses it in a text comparison) or any other
+    kind the site does not have shows the latest stage's pod, like a link without it."""
+    for odd in ("%00x", "final-ish", ""):
+        response = staff.get(pod_url(tournament, 1) + f"?stage={odd}")
+        assert response.status_code == 200
+        assert response.context["stage"] == stage

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from tests.factories import OrganiserFactory, TournamentFactory, UserFactory
+from tests.support.factories import OrganiserFactory, TournamentFactory, UserFactory
 from tournaments.models import AuditEntry, Player, Tournament, TournamentRole
 
 pytestmark = pytest.mark.django_db

@@ -9,24 +9,25 @@ import random
 import pytest
 
 from scoring.rules import roll_order
-from tests.factories import UserFactory
-from tests.helpers import migrate, newest_migrations, old_tournament, seated_final
-from tournaments.draws import draw_code
+from tests.support.data import migrate, newest_migrations, old_tournament
+from tests.support.events import seated_final
+from tests.support.factories import UserFactory
 from tournaments.models import AuditEntry, Draw, RollOff
-from tournaments.services import advancement
+from tournaments.rules.draws import draw_code
+from tournaments.services import final_table
 
 
 @pytest.mark.django_db
 def test_a_rethrow_of_a_tie_for_lowest_is_a_new_version_and_the_first_stays():
     event, final = seated_final()
     seat = dict(final.seats.values_list("seat", "player_id"))
-    final = advancement.roll_for_order(final, actor=event.organiser, faces=[3, 3, 5, 6])
+    final = final_table.roll_for_order(final, actor=event.organiser, faces=[3, 3, 5, 6])
     first = RollOff.objects.get(kind="order")
     assert (first.version, first.faces, first.winners) == (1, [3, 3, 5, 6], [])
     assert first.rounds == [
         {str(seat[n]): f for n, f in zip((1, 2, 3, 4), (3, 3, 5, 6), strict=True)}
     ]
-    final = advancement.roll_for_order(final, actor=event.organiser, faces=[4, 2])
+    final = final_table.roll_for_order(final, actor=event.organiser, faces=[4, 2])
     rows = list(RollOff.objects.filter(kind="order").order_by("version"))
     assert [(r.version, r.faces) for r in rows] == [(1, [3, 3, 5, 6]), (2, [3, 3, 5, 6, 4, 2])]
     assert rows[0].pk == first.pk  # the first throw is kept as it was
@@ -45,7 +46,7 @@ def test_a_rethrow_of_a_tie_for_lowest_is_a_new_version_and_the_first_stays():
 @pytest.mark.django_db
 def test_a_site_rolled_order_is_one_version_from_the_listed_dice_code():
     event, final = seated_final()
-    final = advancement.roll_for_order(final, actor=event.organiser)
+    final = final_table.roll_for_order(final, actor=event.organiser)
     (row,) = RollOff.objects.filter(kind="order")
     code = draw_code(event.tournament.draw_secret, "final:dice#1")
     assert row.source == "site" and row.seed == final.dice_seed == code

@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.factories import member
-from tests.helpers import TIES_SEED, most_wins_per_pod, played_qualifying
+from tests.support.events import TIES_SEED, most_wins_per_pod, played_qualifying
+from tests.support.factories import member
+from tournaments.foundation.errors import UserFacingError
 from tournaments.models import PrizeCategory, RollOff, Tournament
 from tournaments.services import advancement, prizes
-from tournaments.services.errors import UserFacingError
 from tournaments.services.rehearsal import settle_roll_offs
 
 pytestmark = pytest.mark.django_db

@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.factories import member
-from tests.helpers import TIES_SEED, played_qualifying, played_without_prizes, url
-from tournaments.draws import draw_code
+from tests.support.events import TIES_SEED, played_qualifying, played_without_prizes
+from tests.support.factories import member
+from tests.support.web import url
 from tournaments.models import AuditEntry, Draw, RollOff
+from tournaments.rules.draws import draw_code
 from tournaments.services import prizes
 
 pytestmark = pytest.mark.django_db

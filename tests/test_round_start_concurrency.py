@@ -18,11 +18,17 @@ import pytest
 from django.db import transaction
 
 from scoring.services.results import Recorded, ResultEntry, record_result
-from tests.factories import OrganiserFactory, PlayerFactory, TournamentFactory
-from tests.helpers import at_once, drawn_stage, record_pod
+from scoring.services.rounds import close_round, start_next_round
+from scoring.services.seating import compute_next, tables_from_seats
+from tests.support.factories import (
+    OrganiserFactory,
+    PlayerFactory,
+    TournamentFactory,
+    drawn_stage,
+    record_pod,
+)
+from tests.support.races import at_once
 from tournaments.models import Round, Seat, Tournament
-from tournaments.services.rounds import close_round, start_next_round
-from tournaments.services.seating import compute_next, tables_from_seats
 from tournaments.services.stages import seat_late_arrival
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

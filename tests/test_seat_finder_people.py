@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.factories import PlayerFactory
-from tests.helpers import drawn_stage, text
+from tests.support.factories import PlayerFactory, drawn_stage
+from tests.support.web import text
 from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core import signing
 from django.urls import reverse
 
-from tests.factories import PASSWORD, OrganiserFactory, TournamentFactory
-from tests.helpers import drawn_stage
+from tests.support.factories import PASSWORD, OrganiserFactory, TournamentFactory, drawn_stage
 from tournaments.models import Player, Stage, TournamentRole
 from tournaments.services.printouts import card_token
 from tournaments.services.rehearsal import rehearse

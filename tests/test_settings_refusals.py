@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.factories import PlayerFactory
-from tests.helpers import settings_data
+from tests.support.factories import PlayerFactory
+from tests.support.web import settings_data
+from tournaments.foundation.errors import UserFacingError
 from tournaments.models import AuditEntry, RulePreset
 from tournaments.services import tournaments as service
-from tournaments.services.errors import UserFacingError
-from tournaments.services.rehearsal import create_event
+from tournaments.services.rehearsal_event import create_event
 from tournaments.services.stages import draw_qualifying
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,8 @@ from django.core.management import CommandError, call_command
 from django.db.models import F
 from django.urls import reverse
 
-from tests.factories import PASSWORD, TournamentFactory, UserFactory, grant
-from tests.helpers import fail_sign_ins, sign_in, signed_in, text
+from tests.support.factories import PASSWORD, TournamentFactory, UserFactory, grant
+from tests.support.web import fail_sign_ins, sign_in, signed_in, text
 from tournaments.lockout import forwarded_client_ip
 from tournaments.models import AuditEntry, SignInFailure, UserProfile
 

@@ -5,12 +5,12 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from scoring.services import cards as card_service
+from scoring.services import rounds as round_service
 from scoring.services.results import ResultEntry, record_result
-from tests.factories import UserFactory, grant
-from tests.helpers import checked_in, text, url
+from tests.support.factories import UserFactory, checked_in, grant
+from tests.support.web import text, url
+from tournaments.foundation.errors import UserFacingError
 from tournaments.models import AuditEntry, Round, Stage
-from tournaments.services import rounds as round_service
-from tournaments.services.errors import UserFacingError
 from tournaments.services.rehearsal import rehearse
 from tournaments.services.stage_end import end_stage_early
 from tournaments.services.stages import draw_qualifying

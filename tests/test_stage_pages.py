@@ -8,14 +8,15 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from scoring.services import rounds as round_service
 from scoring.services.results import ResultEntry, record_result
-from tests.factories import PlayerFactory, TournamentFactory, UserFactory, grant
-from tests.helpers import checked_in, text, url
-from tournaments.draws import draw_code
+from tests.support.factories import PlayerFactory, TournamentFactory, UserFactory, checked_in, grant
+from tests.support.web import text, url
 from tournaments.models import AuditEntry, Draw, Player, Pod, RosterChange, Round, Seat, Stage
 from tournaments.permissions import forget_cached_roles
-from tournaments.services import rounds as round_service
+from tournaments.rules.draws import draw_code
 from tournaments.services import stages as stage_service
+from tournaments.views.stages import PODS_PER_PAGE
 
 pytestmark = pytest.mark.django_db
 
@@ -491,7 +492,7 @@ def test_start_and_close_rounds(tournament, drawn, organiser, org):
 def test_progress_is_polled(tournament, drawn, organiser, org):
     round_service.start_next_round(drawn, actor=organiser)
     page = text(org.get(url("stage-control", tournament)))
-    assert 'hx-trigger="every 5s"' in page
+    assert 'hx-trigger="room-changed from:body"' in page
     assert f'hx-get="{url("stage-rounds", tournament)}"' in page
 
     first = drawn.rounds.get(number=1)
@@ -516,7 +517,7 @@ def test_finished_stage_says_so(organiser, org):
         round_service.close_round(round_, actor=organiser)
     page = text(org.get(url("stage-control", tournament)))
     assert f"The qualifying is finished: all {stage.round_count} rounds are closed." in page
-    assert "every 5s" not in page
+    assert "room-changed" not in page
     assert "Start round" not in page
     assert "Every round of this stage has started" in page
     page = text(org.post(url("stage-start", tournament), follow=True))
@@ -559,7 +560,14 @@ def test_page_queries_are_bounded(organiser, org, players, django_assert_max_num
     assert stage.pods.count() == players // 12
     with django_assert_max_num_queries(22):
         page = text(org.get(url("stage-control", tournament)))
-    assert page.count('data-token="') == 4 * sum(p.tables for p in stage.pods.all())
+    # A page of PODS_PER_PAGE pods at a time; the last page holds the rest.
+    first = stage.pods.filter(number__lte=PODS_PER_PAGE)
+    assert page.count('data-token="') == 4 * sum(p.tables for p in first)
+    last = -(-stage.pods.count() // PODS_PER_PAGE)
+    with django_assert_max_num_queries(22):
+        page = text(org.get(url("stage-control", tournament) + f"?page={last}"))
+    rest = stage.pods.filter(number__gt=(last - 1) * PODS_PER_PAGE)
+    assert page.count('data-token="') == 4 * sum(p.tables for p in rest)
     with django_assert_max_num_queries(10):
         org.get(url("stage-rounds", tournament), headers=HTMX)
 

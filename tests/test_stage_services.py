@@ -3,14 +3,14 @@
 import pytest
 
 from scoring.models import TableResult
+from scoring.rules.seating import next_seating
+from scoring.services import rounds
 from scoring.services.results import ResultEntry, Tally, current_result, record_result
-from tests.factories import PlayerFactory, UserFactory, grant
-from tests.helpers import checked_in, record_pod
+from scoring.services.seating import tables_from_seats
+from tests.support.factories import PlayerFactory, UserFactory, checked_in, grant, record_pod
+from tournaments.foundation.errors import UserFacingError
 from tournaments.models import RosterChange, Seat
-from tournaments.seating import next_seating
-from tournaments.services import rounds, stages
-from tournaments.services.errors import UserFacingError
-from tournaments.services.seating import tables_from_seats
+from tournaments.services import stages
 
 pytestmark = pytest.mark.django_db
 

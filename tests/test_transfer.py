@@ -24,7 +24,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.helpers import database_counts, drawn_stage, export_to
+from tests.support.data import database_counts, export_to
+from tests.support.factories import drawn_stage
 from tournaments.models import (
     CardProblem,
     EmailLog,
@@ -35,7 +36,9 @@ from tournaments.models import (
     Seat,
     Tournament,
 )
+from tournaments.rules.prizes import note_from_data
 from tournaments.services import transfer
+from tournaments.services import transfer_graph as graph
 from tournaments.services.invitations import invite
 from tournaments.services.last_bunco import last_bunco
 from tournaments.services.presets import copy_preset
@@ -103,9 +106,9 @@ def normalised(export):
         label: {r["id"]: n for n, r in enumerate(sorted_rows(rows))}
         for label, rows in models_.items()
     }
-    index[transfer.ACCOUNT] = {a["id"]: a["username"] for a in export["accounts"]}
-    index[transfer.PRESET] = {p["id"]: p["slug"] for p in export["presets"]}
-    relabel = transfer.Relabel(export, lambda label, old: index[label].get(old))
+    index[graph.ACCOUNT] = {a["id"]: a["username"] for a in export["accounts"]}
+    index[graph.PRESET] = {p["id"]: p["slug"] for p in export["presets"]}
+    relabel = graph.Relabel(export, lambda label, old: index[label].get(old))
     return {
         "accounts": [{k: v for k, v in a.items() if k != "id"} for a in export["accounts"]],
         "presets": [{**relabel.row(RulePreset, p), "id": p["slug"]} for p in export["presets"]],
@@ -114,7 +117,7 @@ def normalised(export):
                 {**relabel.row(model, row), "id": n}
                 for n, row in enumerate(sorted_rows(models_[model._meta.label_lower]))
             ]
-            for model in transfer.insert_order()
+            for model in graph.insert_order()
         },
     }
 
@@ -195,11 +198,16 @@ def assert_ids_point_inside(tournament):
             assert set(nomination.winners) <= players
         for tie in tournament.roll_offs.filter(kind="prize", category_key=category.key):
             assert set(tie.players) <= players
+    notes = [note_from_data(a.why) for a in tournament.awards.all()]
+    assert any(note.rolled_with for note, _ in notes if note.pod is None)
+    for note, passed in notes:
+        assert note.pod is not None or set(note.rolled_with) <= players
+        assert {p.player for p in passed} <= players
     entries = list(tournament.audit.all())
     for entry in entries:
         if entry.target_id:
             target = apps.get_model(entry.target_type)._base_manager.get(pk=entry.target_id)
-            if entry.target_type == transfer.PLAYER:
+            if entry.target_type == graph.PLAYER:
                 assert target.tournament_id == tournament.pk
         mentioned = entry.data.get("players", []) + [entry.data.get("player")]
         assert {p for p in mentioned if p is not None} <= players, entry.action
@@ -257,29 +265,30 @@ def test_every_model_linked_to_a_tournament_is_moved():
         )
     }:
         linked |= grown
-    assert {m._meta.label_lower for m in linked} == transfer.MODELS == transfer.scoped_models()
-    assert {m._meta.label_lower for m in transfer.insert_order()} == transfer.MODELS
+    assert {m._meta.label_lower for m in linked} == graph.MODELS == graph.scoped_models()
+    moved = graph.MODELS - graph.STAY_BEHIND
+    assert {m._meta.label_lower for m in graph.insert_order()} == moved
 
 
 def test_every_json_field_is_known_to_hold_ids_or_not():
     json_fields = {
         (m._meta.label_lower, f.name)
-        for m in transfer.insert_order()
+        for m in graph.insert_order()
         for f in m._meta.concrete_fields
         if isinstance(f, models.JSONField)
     }
-    with_ids = {(label, name) for label, fields in transfer.JSON_IDS.items() for name in fields}
-    assert json_fields == with_ids | transfer.PLAIN_JSON
-    assert not with_ids & transfer.PLAIN_JSON
+    with_ids = {(label, name) for label, fields in graph.JSON_IDS.items() for name in fields}
+    assert json_fields == with_ids | graph.PLAIN_JSON
+    assert not with_ids & graph.PLAIN_JSON
 
 
 def test_references_out_of_the_event_go_only_to_accounts_and_presets():
     outside = {
         f.related_model
-        for m in transfer.insert_order()
+        for m in graph.insert_order()
         for f in m._meta.concrete_fields
         if isinstance(f, models.ForeignKey)
-        and f.related_model._meta.label_lower not in transfer.MODELS
+        and f.related_model._meta.label_lower not in graph.MODELS
     }
     assert outside == {get_user_model(), RulePreset}
 
@@ -308,11 +317,11 @@ def test_a_rehearsed_event_goes_to_a_sqlite_laptop_and_back_unchanged(tmp_path, 
     assert_same_event(normalised(original), normalised(back))
     # The superseded award travels, and the awards in force are the same ones.
     for export in (original, back):
-        awards = export["models"][transfer.AWARD]
+        awards = export["models"][graph.AWARD]
         assert [a["version"] for a in awards if a["superseded_at"] is not None] == [1]
     # The ids did change, so the comparison above really translated them.
-    assert [r["id"] for r in original["models"][transfer.PLAYER]] != [
-        r["id"] for r in back["models"][transfer.PLAYER]
+    assert [r["id"] for r in original["models"][graph.PLAYER]] != [
+        r["id"] for r in back["models"][graph.PLAYER]
     ]
     # And the laptop's file comes back to the server showing what the server showed.
     call_command(
@@ -337,8 +346,8 @@ def test_imported_back_under_a_new_slug_it_shows_the_same_event(tmp_path, client
     )
     moved = Tournament.objects.get(slug="moved")
     copy = export_to(tmp_path, "moved", "moved.json")
-    assert copy["models"][transfer.TOURNAMENT][0]["slug"] == "moved"
-    copy["models"][transfer.TOURNAMENT][0]["slug"] = SLUG
+    assert copy["models"][graph.TOURNAMENT][0]["slug"] == "moved"
+    copy["models"][graph.TOURNAMENT][0]["slug"] = SLUG
     assert_same_event(normalised(original), normalised(copy))
     assert not set(moved.players.values_list("pk", flat=True)) & set(
         original_event.players.values_list("pk", flat=True)
@@ -369,7 +378,7 @@ def test_a_small_event_with_a_late_arrival_and_an_own_preset_round_trips(
     report = transfer.import_tournament(data, slug="small-copy")
     assert report.presets_created == []  # the identical preset here is reused
     copy = export_to(tmp_path, "small-copy", "copy.json")
-    copy["models"][transfer.TOURNAMENT][0]["slug"] = tournament.slug
+    copy["models"][graph.TOURNAMENT][0]["slug"] = tournament.slug
     assert_same_event(normalised(original), normalised(copy))
     assert len(copy["models"]["tournaments.rosterchange"]) == 1
     assert replay_matches(report.tournament.stages.get())
@@ -435,9 +444,13 @@ def test_a_truncated_file_is_refused_and_changes_nothing(small_export):
     "damage, message",
     [
         (lambda d: d.update(format="something-else"), "not a tournament export"),
-        (lambda d: d.update(version=99), "format version 99; this site reads version 3"),
+        (lambda d: d.update(version=99), "format version 99; this site reads version 5"),
         # Before the final's order roll became roll-off rows (migration 0016).
-        (lambda d: d.update(version=2), "format version 2; this site reads version 3"),
+        (lambda d: d.update(version=2), "format version 2; this site reads version 5"),
+        # Before an award's note became data (migration 0025).
+        (lambda d: d.update(version=3), "format version 3; this site reads version 5"),
+        # Before the change counter travelled with the event.
+        (lambda d: d.update(version=4), "format version 4; this site reads version 5"),
         (lambda d: d["models"].pop("tournaments.seat"), r"missing: tournaments\.seat"),
         (
             lambda d: d["models"]["tournaments.seat"][0].update(colour="red"),

@@ -18,11 +18,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from tests.factories import TournamentFactory
-from tests.helpers import database_counts, drawn_stage, export_to
+from tests.support.data import database_counts, export_to
+from tests.support.factories import TournamentFactory, drawn_stage
 from tournaments.models import Printout, Tournament
 from tournaments.models.printouts import FILE_NAME, new_file_name
 from tournaments.services import transfer, transfer_checks
+from tournaments.services import transfer_graph as graph
 from tournaments.services.presets import copy_preset
 from tournaments.services.prizes import load_template
 
@@ -157,7 +158,7 @@ def test_prize_amounts_that_are_not_money(tmp_path, event, amounts, message):
     ],
 )
 def test_an_entry_fee_that_is_not_money(tmp_path, event, fee, message):
-    row(event, transfer.TOURNAMENT)["entry_fee"] = fee
+    row(event, graph.TOURNAMENT)["entry_fee"] = fee
     refused(tmp_path, event, rf"tournament \d+ \(.*\), entry_fee: .*{message}")
 
 
@@ -173,15 +174,15 @@ def test_an_award_of_negative_cents(tmp_path, event):
     event["models"]["tournaments.prizeaward"] = [
         {
             "id": 1,
-            "tournament": row(event, transfer.TOURNAMENT)["id"],
+            "tournament": row(event, graph.TOURNAMENT)["id"],
             "category": row(event, CATEGORY)["id"],
             "scope_group": "overall",
             "place": 1,
-            "player": row(event, transfer.PLAYER)["id"],
+            "player": row(event, graph.PLAYER)["id"],
             "amount_cents": -100,
             "value": 3,
             "via_roll_off": False,
-            "note": "",
+            "why": {},
             "awarded_by": None,
             "awarded_at": "2026-05-02T21:00:00+00:00",
             "version": 1,
@@ -247,7 +248,7 @@ def test_the_file_name_pattern_is_the_one_the_model_makes():
 
 
 def test_json_nested_100000_levels_deep(tmp_path, event):
-    row(event, transfer.AUDIT)["data"] = "__DEEP__"
+    row(event, graph.AUDIT)["data"] = "__DEEP__"
     deep = "[" * 100_000 + "]" * 100_000
     text = json.dumps(event, indent=1).replace('"__DEEP__"', deep)
     line = text[: text.index("[" * 30)].count("\n") + 1
@@ -255,15 +256,15 @@ def test_json_nested_100000_levels_deep(tmp_path, event):
 
 
 def test_json_nested_one_level_too_deep_with_brackets_in_strings_not_counted(tmp_path, event):
-    row(event, transfer.PLAYER)["name"] = '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[ \\" {{{{{{{{{{{{{{{{'
+    row(event, graph.PLAYER)["name"] = '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[ \\" {{{{{{{{{{{{{{{{'
     level = {"a": 1}
     for _ in range(transfer_checks.MAX_DEPTH - 5):  # the data is at depth 5: 20 in all
         level = {"a": level}
-    row(event, transfer.AUDIT)["data"] = level
+    row(event, graph.AUDIT)["data"] = level
     path = tmp_path / "deepest.json"
     path.write_text(json.dumps(event))
-    assert transfer.read_export(path)["models"][transfer.AUDIT][0]["data"] == level
-    row(event, transfer.AUDIT)["data"] = {"a": level}
+    assert transfer.read_export(path)["models"][graph.AUDIT][0]["data"] == level
+    row(event, graph.AUDIT)["data"] = {"a": level}
     refused(tmp_path, event, "nested more than 20 levels deep")
 
 
@@ -306,7 +307,7 @@ def test_a_file_larger_than_any_export(tmp_path, event):
         ("[1, 2]", "not a tournament export"),
         ('"bunco-tournament"', "not a tournament export"),
         ('{"format": "bunco-tournament", "version": "1"}', "format version '1'"),
-        ('{"format": "bunco-tournament", "version": 3, "models": []}', 'no "models"'),
+        ('{"format": "bunco-tournament", "version": 5, "models": []}', 'no "models"'),
         ('{"format": "bunco-tournament", "id": ' + "9" * 5000 + "}", "more than 4,300 digits"),
     ],
 )
@@ -342,9 +343,9 @@ def test_rows_that_are_not_rows(tmp_path, event):
         (STAGE, "seed", 2**64, f"{2**64} is outside -{2**63} to {2**63 - 1}"),
         (STAGE, "drawn_at", "2026-05-02T20:00:00", "has no time zone offset"),
         (STAGE, "drawn_at", "yesterday", "invalid format"),
-        (transfer.PLAYER, "name", 12, "12 is not text"),
-        (transfer.PLAYER, "name", "x" * 500, "at most 100 characters"),
-        (transfer.PLAYER, "email", "not an address", "valid email address"),
+        (graph.PLAYER, "name", 12, "12 is not text"),
+        (graph.PLAYER, "name", "x" * 500, "at most 100 characters"),
+        (graph.PLAYER, "email", "not an address", "valid email address"),
         (STAGE, "rules", None, "is empty, but needs a value"),
     ],
 )
@@ -378,7 +379,7 @@ def test_a_choice_that_does_not_exist(tmp_path, event, label, field, value, mess
             r"pod \d+, stage: stage 999999 is not in the file",
         ),
         (
-            lambda d: row(d, transfer.TOURNAMENT).update(preset=999_999),
+            lambda d: row(d, graph.TOURNAMENT).update(preset=999_999),
             r"tournament \d+ \(.*\), preset: rule preset 999999 is not in the file",
         ),
         (
@@ -398,7 +399,7 @@ def test_a_choice_that_does_not_exist(tmp_path, event, label, field, value, mess
             r"stage \d+, draw_input: not in the shape this site writes",
         ),
         (
-            lambda d: row(d, transfer.AUDIT).update(target_id="../1"),
+            lambda d: row(d, graph.AUDIT).update(target_id="../1"),
             r"audit entry \d+, target_id: '../1' is not an id",
         ),
     ],

@@ -10,13 +10,13 @@ import socket
 from io import StringIO
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from tests.helpers import drawn_stage
+from tests.support.factories import drawn_stage
+from tournaments.foundation.site import is_loopback, site_url
 from tournaments.management.commands.print_packet import Command as PrintPacket
 from tournaments.models import Printout
-from tournaments.services.printouts.links import is_loopback, site_url
 from tournaments.venue import lan_address, venue_environment
 
 LAN = "192.168.1.20:8000"
@@ -189,3 +189,18 @@ def test_make_venue_prints_what_to_tell_staff(tournament, monkeypatch):
     assert f"http://192.168.0.42:8123/t/{tournament.slug}/board/" in text
     assert f"http://192.168.0.42:8123/t/{tournament.slug}/seat/" in text
     assert "--bind 0.0.0.0:8123" in text and "SITE_URL=http://192.168.0.42:8123" in text
+
+
+@pytest.mark.django_db
+def test_make_venue_https_serves_with_the_certificate_and_secure_cookies(monkeypatch):
+    monkeypatch.setattr("tournaments.management.commands.venue.lan_address", lambda: "192.168.0.42")
+    out = StringIO()
+    call_command("venue", "--dry-run", "--certfile", "c.pem", "--keyfile", "k.pem", stdout=out)
+    text = out.getvalue()
+    assert "https://192.168.0.42:8000/accounts/login/" in text
+    assert "--certfile c.pem --keyfile k.pem" in text
+    env = venue_environment("192.168.0.42", 8443, {}, https=True)
+    assert env["SITE_URL"] == "https://192.168.0.42:8443"
+    assert (env["BUNCO_HTTPS"], env["BUNCO_SSL_REDIRECT"]) == ("1", "0")
+    with pytest.raises(CommandError, match="both"):
+        call_command("venue", "--dry-run", "--certfile", "c.pem", stdout=out)

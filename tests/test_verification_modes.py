@@ -9,14 +9,14 @@ import pytest
 from django.apps import apps
 from django.urls import reverse
 
-from scoring.cards import Card, Status
 from scoring.models import CardEntry
 from scoring.rules import ONE_STAFF, PRESETS, SECOND_PERSON
+from scoring.rules.cards import Card, Status
 from scoring.services import cards as service
-from tests.factories import UserFactory, grant
+from tests.support.factories import UserFactory, grant
 from tests.test_card_pages import card_url, enter_data, pod_cards_url, text
+from tournaments.foundation.errors import UserFacingError
 from tournaments.models import AuditEntry, RulePreset, Stage, Tournament
-from tournaments.services.errors import UserFacingError
 from tournaments.services.rehearsal import rehearse
 
 pytestmark = pytest.mark.django_db

@@ -4,8 +4,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import PlayerFactory
-from tests.helpers import drawn_stage, settings_data
+from tests.support.factories import PlayerFactory, drawn_stage
+from tests.support.web import settings_data
 from tournaments.models import AuditEntry, Player, RosterChange
 from tournaments.services import waitlist
 from tournaments.services.players import withdraw

@@ -9,7 +9,8 @@ from functools import partial
 
 import pytest
 
-from tests.helpers import at_once, full_with_waitlist
+from tests.support.events import full_with_waitlist
+from tests.support.races import at_once
 from tournaments.models import AuditEntry, Player
 from tournaments.services.player_self import cancel_own_place
 from tournaments.services.players import withdraw

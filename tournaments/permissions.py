@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.contrib.auth.mixins import AccessMixin
 from django.core.exceptions import ImproperlyConfigured, PermissionDenied
+from django.db.models import Exists, OuterRef
 from django.shortcuts import get_object_or_404
 
 from .models import Role, Tournament, TournamentRole
@@ -55,6 +56,9 @@ ROLE_PERMISSIONS: dict[str, frozenset[str]] = {
 def roles_of(user, tournament: Tournament) -> frozenset[str]:
     if not user.is_authenticated:
         return frozenset()
+    known = getattr(user, "_bunco_roles_at", {})
+    if tournament.pk in known:
+        return known[tournament.pk]
     cache = getattr(user, "_bunco_roles", None)
     if cache is None:
         cache = {}
@@ -64,6 +68,29 @@ def roles_of(user, tournament: Tournament) -> frozenset[str]:
             cache.setdefault(tid, set()).add(role)
         user._bunco_roles = cache
     return frozenset(cache.get(tournament.pk, ()))
+
+
+def role_flags(user, tournament_ref: str = "pk") -> dict[str, Exists]:
+    """Annotations saying which roles `user` holds at the tournament `tournament_ref` points
+    at, so the row a page loads anyway (the tournament, a pod) brings its permissions along
+    instead of a query of its own; `remember_roles` reads them back."""
+    if not user.is_authenticated:
+        return {}
+    return {
+        f"holds_{role}": Exists(
+            TournamentRole.objects.filter(
+                user_id=user.pk, tournament_id=OuterRef(tournament_ref), role=role
+            )
+        )
+        for role in Role.values
+    }
+
+
+def remember_roles(user, tournament: Tournament, row) -> None:
+    """Keeps the roles `role_flags` annotated on `row` for this request's later checks."""
+    if user.is_authenticated:
+        held = frozenset(role for role in Role.values if getattr(row, f"holds_{role}"))
+        user._bunco_roles_at = {**getattr(user, "_bunco_roles_at", {}), tournament.pk: held}
 
 
 def permissions_of(user, tournament: Tournament) -> frozenset[str]:
@@ -85,20 +112,33 @@ def has_permission(user, tournament: Tournament, code: str) -> bool:
 
 
 def may_act_on_pod(user, pod, code: str) -> bool:
-    """Organisers act on every pod; staff only on the pods they are assigned to."""
+    """Organisers act on every pod; staff only on the pods they are assigned to (read with
+    the pod by `pod_for_request` when the pod came from a page's URL)."""
     tournament = pod.stage.tournament
     if not has_permission(user, tournament, code):
         return False
-    return has_permission(user, tournament, "stages.run") or pod.staff.filter(pk=user.pk).exists()
+    if has_permission(user, tournament, "stages.run"):
+        return True
+    assigned_to = getattr(pod, "assigned_to", None)
+    if assigned_to is not None and assigned_to[0] == user.pk:
+        return assigned_to[1]
+    return pod.staff.filter(pk=user.pk).exists()
 
 
 def may_create_tournaments(user) -> bool:
-    return user.is_authenticated and user.has_perm("tournaments.create_tournament")
+    if not user.is_authenticated:
+        return False
+    # Read with the user by the sign-in backend (SignInLimitBackend.get_user).
+    known = getattr(user, "can_create_tournaments", None)
+    if known is not None:
+        return user.is_active and (user.is_superuser or known)
+    return user.has_perm("tournaments.create_tournament")
 
 
 def forget_cached_roles(user) -> None:
-    if hasattr(user, "_bunco_roles"):
-        del user._bunco_roles
+    for name in ("_bunco_roles", "_bunco_roles_at"):
+        if hasattr(user, name):
+            delattr(user, name)
 
 
 class PermissionMixin(AccessMixin):
@@ -118,17 +158,37 @@ class TournamentPermissionMixin(PermissionMixin):
     tournament: Tournament
 
     def get_tournament_queryset(self):
-        return Tournament.objects.select_related("preset")
+        # The change counter comes along: pages and polls read it without a query of their own.
+        return Tournament.objects.select_related("preset", "change_counter")
+
+    def load_tournament(self, request, **kwargs) -> Tournament:
+        """The tournament from the URL with the user's roles there, in one query. The room's
+        polls (marked `no_account_needed`) are public and never read who is asking, so they
+        load no session and no account at all."""
+        view = getattr(getattr(request, "resolver_match", None), "func", None)
+        if self.permission == PUBLIC and getattr(view, "no_account_needed", False):
+            return get_object_or_404(self.get_tournament_queryset(), slug=kwargs["slug"])
+        tournament = get_object_or_404(
+            self.get_tournament_queryset().annotate(**role_flags(request.user)),
+            slug=kwargs["slug"],
+        )
+        remember_roles(request.user, tournament, tournament)
+        return tournament
 
     def dispatch(self, request, *args, **kwargs):
         if self.permission is None:
             raise ImproperlyConfigured(f"{type(self).__name__} declares no permission")
-        self.tournament = get_object_or_404(self.get_tournament_queryset(), slug=kwargs["slug"])
+        self.tournament = self.load_tournament(request, **kwargs)
         if self.permission != PUBLIC and not has_permission(
             request.user, self.tournament, self.permission
         ):
             return self.deny()
+        self.check_target(request, **kwargs)
         return super().dispatch(request, *args, **kwargs)
+
+    def check_target(self, request, **kwargs) -> None:
+        """After the tournament's permission, a view checks here what its URL names within
+        the tournament (a pod: scoring/views/pod_access.py), raising 404 or PermissionDenied."""
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

@@ -1,24 +1,21 @@
 """Each views module owns its routes; this file only lists the modules."""
 
-from scoring.views import board as scoring_board
-from scoring.views import cards as scoring_cards
-from scoring.views import public as scoring_public
-from scoring.views import results as scoring_results
-from scoring.views import results_public as scoring_results_public
-from scoring.views import standings as scoring_standings
-
 from .views import (
     accounts,
     advancement,
     audit,
+    board,
     cashbook,
     checkin,
     final_undo,
     home,
     invitations,
     landing,
+    live,
     mail,
+    offline,
     people,
+    phones,
     player_page,
     players,
     pod_staff,
@@ -26,8 +23,9 @@ from .views import (
     printouts,
     prizes,
     registration,
+    results_public,
     roll_offs,
-    stage_end,
+    seat_finder,
     stages,
     waitlist,
 )
@@ -35,7 +33,9 @@ from .views import tournaments as tournament_views
 
 urlpatterns = [
     *home.urlpatterns,
+    *offline.urlpatterns,
     *landing.urlpatterns,
+    *live.urlpatterns,
     *accounts.urlpatterns,
     *presets.urlpatterns,
     *tournament_views.urlpatterns,
@@ -50,17 +50,14 @@ urlpatterns = [
     *audit.urlpatterns,
     *stages.urlpatterns,
     *pod_staff.urlpatterns,
-    *stage_end.urlpatterns,
+    *phones.urlpatterns,
     *advancement.urlpatterns,
     *final_undo.urlpatterns,
     *prizes.urlpatterns,
     *roll_offs.urlpatterns,
     *cashbook.urlpatterns,
     *printouts.urlpatterns,
-    *scoring_results.urlpatterns,
-    *scoring_public.urlpatterns,
-    *scoring_board.urlpatterns,
-    *scoring_cards.urlpatterns,
-    *scoring_standings.urlpatterns,
-    *scoring_results_public.urlpatterns,
+    *seat_finder.urlpatterns,
+    *board.urlpatterns,
+    *results_public.urlpatterns,
 ]

@@ -40,12 +40,19 @@ def lan_address() -> str | None:
     return next((info[4][0] for info in infos if _usable(info[4][0])), None)
 
 
-def venue_environment(address: str, port: int, env: dict[str, str]) -> dict[str, str]:
-    """The environment that serves the site at http://address:port: the address allowed as a
-    host (with the laptop's own names, so the organiser's browser on it still works) and
-    SITE_URL set, so QR codes and the board's seat finder point at it."""
+def venue_environment(
+    address: str, port: int, env: dict[str, str], https: bool = False
+) -> dict[str, str]:
+    """The environment that serves the site at http(s)://address:port: the address allowed as
+    a host (with the laptop's own names, so the organiser's browser on it still works) and
+    SITE_URL set, so QR codes and the board's seat finder point at it. Over HTTPS the cookies
+    are secure too; nothing listens on plain HTTP, so there is nothing to redirect."""
     hosts = [h for h in env.get("ALLOWED_HOSTS", "").split(",") if h.strip()]
     for host in (address, "localhost", "127.0.0.1", "[::1]"):
         if host not in hosts:
             hosts.append(host)
-    return {**env, "ALLOWED_HOSTS": ",".join(hosts), "SITE_URL": f"http://{address}:{port}"}
+    scheme = "https" if https else "http"
+    env = {**env, "ALLOWED_HOSTS": ",".join(hosts), "SITE_URL": f"{scheme}://{address}:{port}"}
+    if https:
+        env.update(BUNCO_HTTPS="1", BUNCO_SSL_REDIRECT="0")
+    return env

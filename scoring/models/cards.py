@@ -37,6 +37,7 @@ class CardEntry(models.Model):
     supersedes = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by"
     )
+    replayed = False  # True on the version a repeated idempotency key answers with
 
     class Meta:
         constraints = [

@@ -2,33 +2,12 @@
 
 Modules, each about one thing: `ruleset` (a preset's rules as a value), `presets` (the four
 rule sheets), `roll` (scoring one throw), `dice` (seeded or entered dice), `table` (play at
-one table), `pod` (a round for a whole pod), `tiebreak` (tied tables and roll-offs),
-`advancement` (who goes to the semi-final and the final table), `final` (the final table)
-and `simulate` (a whole qualifying stage).
+one table, partners and pairs), `pod` (a round for a whole pod), `tiebreak` (tied tables and
+roll-offs), `final` (the final table's throws), `pods` (the shape of a draw), `seating` (the
+draw and the movement between rounds) and `cards` (a score card's state). The event's rules
+(the cut, prizes, simulate) are in `tournaments/rules/`.
 """
 
-from .advancement import (
-    AdvancementRules,
-    Category,
-    Cut,
-    Eligibility,
-    EmptySeat,
-    FinalSeat,
-    FinalTable,
-    GroupAdvancement,
-    Qualifier,
-    Ranked,
-    SettledRollOff,
-    Standing,
-    Tie,
-    advance_group,
-    cut,
-    eligibility,
-    final_seats,
-    pending_roll_offs,
-    rank,
-    settle,
-)
 from .dice import DieSource, die_source, random_rolls, three_dice
 from .errors import EngineBug, RuleError
 from .final import (
@@ -64,55 +43,35 @@ __all__ = [
     "SECOND_PERSON",
     "TIE_BREAK_METHODS",
     "VERIFICATION_MODES",
-    "AdvancementRules",
-    "Category",
-    "Cut",
     "DieSource",
-    "Eligibility",
-    "EmptySeat",
     "EngineBug",
     "FinalResult",
-    "FinalSeat",
-    "FinalTable",
     "FinalTurn",
-    "GroupAdvancement",
     "OrderResult",
     "PodRound",
-    "Qualifier",
-    "Ranked",
     "Roll",
     "RollOff",
     "RollScore",
     "RuleError",
     "RuleSet",
-    "SettledRollOff",
-    "Standing",
     "TablePlay",
     "TableRound",
-    "Tie",
     "TieBreak",
     "TieRoll",
     "Turn",
-    "advance_group",
     "break_table_tie",
-    "cut",
     "die_source",
-    "eligibility",
-    "final_seats",
     "get_preset",
     "is_win",
     "next_thrower",
     "order_of_play",
-    "pending_roll_offs",
     "play_final",
     "play_pod_round",
     "play_table_round",
     "random_rolls",
-    "rank",
     "roll_order",
     "roll_off",
     "score_roll",
-    "settle",
     "take_turn",
     "three_dice",
 ]

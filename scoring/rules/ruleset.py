@@ -58,7 +58,7 @@ TIE_BREAK_LABELS: dict[str, str] = {
 }
 TIE_BREAK_METHODS: tuple[str, ...] = tuple(TIE_BREAK_LABELS)
 
-# How a score card becomes verified (see `scoring.cards.state`): one staff member's check
+# How a score card becomes verified (see `scoring.rules.cards.state`): one staff member's check
 # against the table results, or a second person confirming someone else's entry.
 ONE_STAFF = "one_staff"
 SECOND_PERSON = "second_person"

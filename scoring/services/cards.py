@@ -2,7 +2,7 @@
 
 Every page about cards (a pod's cards, a player's own card, standings, CSV) goes through
 `load_stage`, which reads the whole stage in five queries and hands the plain values to
-`scoring.cards`, so what "verified" means is decided in one place.
+`scoring.rules.cards`, so what "verified" means is decided in one place.
 """
 
 from __future__ import annotations
@@ -11,21 +11,29 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from scoring.rules import ONE_STAFF, SECOND_PERSON
+from scoring.rules.cards import (
+    Card,
+    CardState,
+    Entry,
+    SeatResult,
+    Status,
+    TableMarks,
+    check_table,
+    derive,
+)
+from scoring.rules.cards import state as card_state
 from scoring.rules.table import pair_of
+from tournaments.foundation import audit, changes, idempotency
+from tournaments.foundation.errors import UserFacingError
 from tournaments.models import Player, Pod, Seat, Stage
 from tournaments.permissions import may_act_on_pod
-from tournaments.services import audit
-from tournaments.services.errors import UserFacingError
 
-from ..cards import Card, CardState, Entry, SeatResult, Status, TableMarks, check_table, derive
-from ..cards import state as card_state
 from ..models import CardEntry, RollCredit, TableResult
+from . import card_writes as writes
 
-MAX_COUNT = 99
 VERIFIED_BY = {
     ONE_STAFF: "in this event one staff member's check is enough.",
     SECOND_PERSON: "two people have already checked it.",
@@ -183,101 +191,34 @@ def load_stage(stage: Stage, *, pod: Pod | None = None) -> StageCards:
     return StageCards(stage, players, pod_of, records, dict(versions), states, seats, credits)
 
 
-def _check_card(card: Card, stage: Stage) -> Card:
-    if card.rounds and len(card.rounds) != stage.round_count:
-        raise UserFacingError(f"A card of this stage has {stage.round_count} rounds.")
-    if any(mark not in ("W", "L", None) for mark in card.rounds):
-        raise UserFacingError("Each round is W, L or left empty.")
-    for name, value in card.totals().items():
-        if not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
-            raise UserFacingError(f"{name.replace('_', ' ').capitalize()}: 0 to {MAX_COUNT}.")
-    if card.rounds:
-        wins, losses = card.rounds.count("W"), card.rounds.count("L")
-        if (wins, losses) != (card.wins, card.losses):
-            raise UserFacingError(
-                f"The rounds show {wins} W and {losses} L but the totals say "
-                f"{card.wins} and {card.losses}."
-            )
-    if card.wins + card.losses > stage.round_count:
-        raise UserFacingError(f"A player plays at most {stage.round_count} rounds.")
-    if card.snake_eyes and not stage.rules.get("snake_eyes"):
-        raise UserFacingError("These rules have no snake eyes.")
-    return card
-
-
-def _pod_of_player(stage: Stage, player: Player) -> Pod:
-    seat = (
-        Seat.objects.filter(round__stage=stage, player=player)
-        .select_related("pod__stage__tournament")
-        .order_by("-round__number")
-        .first()
-    )
-    if seat is None:
-        raise UserFacingError(f"{player.name} did not play in this stage.")
-    return seat.pod
-
-
-def _lock_current(stage: Stage, player: Player) -> CardEntry | None:
-    """Locks the player's row, then reads their current card version.
-
-    The player, not the version, is the lock: it exists before the first version does (two
-    first entries queue instead of colliding), and whoever waited reads the version the other
-    saved. A lock on the version row itself, once the winner replaced it, would hand the
-    loser no row at all ("nobody has entered this card") instead of the version to check.
-    """
-    Player.objects.select_for_update(no_key=True).get(pk=player.pk)
-    return (
-        CardEntry.objects.select_related("entered_by", "confirmed_by")
-        .filter(stage=stage, player=player, is_current=True)
-        .first()
-    )
-
-
-def _check_version(current: CardEntry | None, base_version: int) -> None:
-    if (current.version if current else 0) != base_version:
-        who = current.entered_by.get_username() if current else "someone"
-        raise UserFacingError(
-            f"{who} changed this card while you were entering it; check their version first."
-        )
-
-
-def _save_version(stage, player, current, card: Card, actor, **extra) -> CardEntry:
-    if current is not None:
-        CardEntry.objects.filter(pk=current.pk).update(is_current=False)
-    try:
-        with transaction.atomic():
-            return CardEntry.objects.create(
-                stage=stage,
-                player=player,
-                version=(current.version if current else 0) + 1,
-                rounds=list(card.rounds),
-                wins=card.wins,
-                losses=card.losses,
-                buncos=card.buncos,
-                minis=card.minis,
-                snake_eyes=card.snake_eyes,
-                entered_by=actor,
-                supersedes=current,
-                **extra,
-            )
-    except IntegrityError as exc:
-        raise UserFacingError("Someone saved this card at the same moment; reload.") from exc
-
-
 def current_state(stage: Stage, player: Player) -> CardState:
-    return load_stage(stage, pod=_pod_of_player(stage, player)).states[player.pk]
+    return load_stage(stage, pod=writes.pod_of_player(stage, player)).states[player.pk]
 
 
-@transaction.atomic
-def enter_card(stage: Stage, player: Player, card: Card, *, actor, base_version: int) -> CardEntry:
-    """Stores what a player's paper card says, as a new version."""
-    pod = _pod_of_player(stage, player)
+@changes.announces
+def enter_card(
+    stage: Stage, player: Player, card: Card, *, actor, base_version: int, idempotency_key=None
+) -> CardEntry:
+    """Stores what a player's paper card says, as a new version (once per idempotency key)."""
+    return writes.once(
+        idempotency_key,
+        idempotency.Kind.CARD_ENTRY,
+        stage,
+        player,
+        actor,
+        lambda pod: _enter(stage, player, pod, card, actor, base_version),
+    )
+
+
+def _enter(
+    stage: Stage, player: Player, pod: Pod, card: Card, actor, base_version: int
+) -> CardEntry:
     if not may_verify(actor, pod):
         raise UserFacingError(f"You are not assigned to {pod}.")
-    _check_card(card, stage)
-    current = _lock_current(stage, player)
-    _check_version(current, base_version)
-    entry = _save_version(stage, player, current, card, actor)
+    writes.check_card(card, stage)
+    current = writes.lock_current(stage, player)
+    writes.check_version(current, base_version)
+    entry = writes.save_version(stage, player, current, card, actor)
     state = current_state(stage, player)
     audit.record(
         "card.entered",
@@ -287,20 +228,33 @@ def enter_card(stage: Stage, player: Player, card: Card, *, actor, base_version:
         target=entry,
         data={"pod": pod.number, "player": player.pk, "differences": state.differences},
     )
+    changes.bump(stage.tournament_id)
     return entry
 
 
-@transaction.atomic
-def confirm_card(stage: Stage, player: Player, *, actor, version: int) -> CardEntry:
+@changes.announces
+def confirm_card(
+    stage: Stage, player: Player, *, actor, version: int, idempotency_key=None
+) -> CardEntry:
     """Records the second person's check, refused unless the event's rule says this very
     confirmation verifies the card (so a forged form cannot confirm one's own entry)."""
-    pod = _pod_of_player(stage, player)
+    return writes.once(
+        idempotency_key,
+        idempotency.Kind.CARD_CONFIRMATION,
+        stage,
+        player,
+        actor,
+        lambda pod: _confirm(stage, player, pod, actor, version),
+    )
+
+
+def _confirm(stage: Stage, player: Player, pod: Pod, actor, version: int) -> CardEntry:
     if not may_verify(actor, pod):
         raise UserFacingError(f"You are not assigned to {pod}.")
-    current = _lock_current(stage, player)
+    current = writes.lock_current(stage, player)
     if current is None:
         raise UserFacingError("Nobody has entered this card yet.")
-    _check_version(current, version)
+    writes.check_version(current, version)
     if current.confirmed_by_id is not None:
         raise UserFacingError(f"Already confirmed by {current.confirmed_by.get_username()}.")
     cards = load_stage(stage, pod=pod)
@@ -328,28 +282,29 @@ def confirm_card(stage: Stage, player: Player, *, actor, version: int) -> CardEn
         target=current,
         data={"pod": pod.number, "player": player.pk},
     )
+    changes.bump(stage.tournament_id)
     return current
 
 
 RESOLVE_CHOICES = {"tables": "the table record", "card": "the paper card"}
 
 
-@transaction.atomic
+@changes.announces
 def resolve_card(
     stage: Stage, player: Player, *, choice: str, reason: str, actor, version: int
 ) -> CardEntry:
     """Settles a flagged difference by saying which version is right, and why."""
-    pod = _pod_of_player(stage, player)
+    pod = writes.pod_of_player(stage, player)
     if not may_verify(actor, pod):
         raise UserFacingError(f"You are not assigned to {pod}.")
     if choice not in RESOLVE_CHOICES:
         raise UserFacingError("Choose the table record or the paper card.")
     if not reason.strip():
         raise UserFacingError("Say why this version is the right one.", field="reason")
-    current = _lock_current(stage, player)
+    current = writes.lock_current(stage, player)
     if current is None:
         raise UserFacingError("Nobody has entered this card yet.")
-    _check_version(current, version)
+    writes.check_version(current, version)
     cards = load_stage(stage, pod=pod)
     state = cards.states[player.pk]
     if state.status != Status.DIFFERS:
@@ -358,7 +313,7 @@ def resolve_card(
     if choice == "tables" and record is None:
         raise UserFacingError("This pod has no table record; choose one of the entries.")
     chosen = record if choice == "tables" else card_of(current)
-    entry = _save_version(
+    entry = writes.save_version(
         stage,
         player,
         current,
@@ -380,6 +335,7 @@ def resolve_card(
             "differences": state.differences,
         },
     )
+    changes.bump(stage.tournament_id)
     return entry
 
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils.timezone import localtime
 
+from scoring.services.seating import refresh_next_round
+from tournaments.foundation import audit, changes, idempotency
+from tournaments.foundation.errors import UserFacingError, VersionConflict
 from tournaments.models import Pod, Round, Seat
 from tournaments.permissions import may_act_on_pod
-from tournaments.services import audit
-from tournaments.services.errors import UserFacingError
-from tournaments.services.seating import refresh_next_round
 
 from ..models import RollCredit, TableResult
 from ..rules.table import PAIR_LABELS, pair_seats
@@ -25,11 +25,11 @@ MAX_COUNT = 30
 MAX_POINTS = 2000
 
 
-class ResultConflict(UserFacingError):
+class ResultConflict(VersionConflict):
     """Someone saved this table after the form was opened."""
 
     def __init__(self, message: str, current: TableResult) -> None:
-        super().__init__(message)
+        super().__init__(message, version=current.version)
         self.current = current
 
 
@@ -59,6 +59,9 @@ class ResultEntry:
 class Recorded:
     result: TableResult
     next_round: str  # what refresh_next_round said: seated, unchanged, waiting, frozen, last
+    seats: list[Seat]  # the table's, with their players
+    round_is_current: bool  # the stage's current round (`current_round`), as read under the lock
+    replayed: bool = False  # the idempotency key was written before: this is that save
 
 
 def may_record(user, pod: Pod) -> bool:
@@ -108,7 +111,7 @@ def current_result(round_: Round, pod: Pod, table: int) -> TableResult | None:
     return TableResult.objects.filter(round=round_, pod=pod, table=table, is_current=True).first()
 
 
-@transaction.atomic
+@changes.announces
 def record_result(
     *,
     round_: Round,
@@ -117,6 +120,35 @@ def record_result(
     entry: ResultEntry,
     actor,
     base_version: int,
+    idempotency_key=None,
+) -> Recorded:
+    """Saves the table's result as version `base_version + 1`; a key sent before answers
+    with the save it made (`replayed`) and saves nothing."""
+    return idempotency.once(
+        idempotency_key,
+        kind=idempotency.Kind.RESULT,
+        actor=actor,
+        tournament_id=pod.stage.tournament_id,
+        pod_id=pod.pk,
+        subject=f"round {round_.pk} pod {pod.pk} table {table}",
+        write=lambda: _record(round_, pod, table, entry, actor, base_version),
+        remember=lambda done: {
+            "result": done.result.pk,
+            "next_round": done.next_round,
+            "round_is_current": done.round_is_current,
+        },
+        replay=lambda first: Recorded(
+            TableResult.objects.select_related("entered_by").get(pk=first["result"]),
+            first["next_round"],
+            list(Seat.objects.filter(round=round_, pod=pod, table=table).select_related("player")),
+            first.get("round_is_current", True),
+            replayed=True,
+        ),
+    )
+
+
+def _record(
+    round_: Round, pod: Pod, table: int, entry: ResultEntry, actor, base_version: int
 ) -> Recorded:
     if pod.stage_id != round_.stage_id:
         raise UserFacingError("That pod does not play in this round's stage.")
@@ -124,9 +156,23 @@ def record_result(
         raise UserFacingError(f"You are not assigned to {pod}.")
     if not 1 <= table <= pod.tables:
         raise UserFacingError(f"{pod} has tables 1 to {pod.tables}.")
-    Pod.objects.select_for_update().get(pk=pod.pk)
-    round_ = Round.objects.get(pk=round_.pk)
-    current = current_result(round_, pod, table)
+    Pod.objects.select_for_update().filter(pk=pod.pk).values_list("pk").get()
+    # Under the lock: this round's status and the next one's, and every current result of
+    # the pod in this round (this table's, and whether the pod is complete).
+    rounds = {
+        r.number: r
+        for r in Round.objects.filter(
+            stage_id=round_.stage_id, number__in=(round_.number, round_.number + 1)
+        )
+    }
+    round_, next_round = rounds[round_.number], rounds.get(round_.number + 1)
+    reported = {
+        r.table: r
+        for r in TableResult.objects.filter(round=round_, pod=pod, is_current=True).select_related(
+            "entered_by"
+        )
+    }
+    current = reported.get(table)
     if round_.status == Round.Status.PENDING:
         raise UserFacingError(f"Round {round_.number} has not started.")
     if round_.status == Round.Status.NOT_PLAYED:
@@ -135,7 +181,7 @@ def record_result(
         raise UserFacingError(f"Round {round_.number} is closed; ask the organiser to reopen it.")
     if (current.version if current else 0) != base_version:
         if current is None:
-            raise UserFacingError("This result was changed meanwhile; reload the page.")
+            raise VersionConflict("This result was changed meanwhile; reload the page.", version=0)
         who = current.entered_by.get_username() if current.entered_by else "someone"
         raise ResultConflict(
             f"{who} saved table {table} at {localtime(current.entered_at):%H:%M:%S} while you "
@@ -144,29 +190,33 @@ def record_result(
         )
     if current is not None and round_.status == Round.Status.CLOSED and not entry.reason.strip():
         raise UserFacingError("Say why a closed round's result is corrected.")
-    seats = {s.seat: s for s in Seat.objects.filter(round=round_, pod=pod, table=table)}
+    table_seats = list(
+        Seat.objects.filter(round=round_, pod=pod, table=table)
+        .select_related("player")
+        .order_by("seat")
+    )
+    seats = {s.seat: s for s in table_seats}
     if len(seats) != 4:
         raise UserFacingError(f"Table {table} of {pod} has no seating for this round.")
     _check_entry(entry, seats, pod.stage.rules)
 
     if current is not None:
         TableResult.objects.filter(pk=current.pk).update(is_current=False)
-    try:
-        with transaction.atomic():
-            result = TableResult.objects.create(
-                round=round_,
-                pod=pod,
-                table=table,
-                version=base_version + 1,
-                winner=entry.winner,
-                points_13=entry.points[0],
-                points_24=entry.points[1],
-                tie=entry.tie,
-                tie_break=entry.tie_break,
-                reason=entry.reason.strip()[:300],
-                entered_by=actor,
-                supersedes=current,
-            )
+    try:  # no savepoint of its own: a failed insert rolls the whole save back
+        result = TableResult.objects.create(
+            round=round_,
+            pod=pod,
+            table=table,
+            version=base_version + 1,
+            winner=entry.winner,
+            points_13=entry.points[0],
+            points_24=entry.points[1],
+            tie=entry.tie,
+            tie_break=entry.tie_break,
+            reason=entry.reason.strip()[:300],
+            entered_by=actor,
+            supersedes=current,
+        )
     except IntegrityError as exc:  # a writer that did not take the lock got there first
         raise UserFacingError("Someone saved this table at the same moment; reload.") from exc
     RollCredit.objects.bulk_create(
@@ -200,5 +250,11 @@ def record_result(
     )
     next_state = "unchanged"
     if current is None or current.winner != entry.winner:
-        next_state = refresh_next_round(pod, round_)
-    return Recorded(result, next_state)
+        winners = {t: r.winner for t, r in reported.items()} | {table: entry.winner}
+        next_state = refresh_next_round(pod, round_, next_round, winners)
+    # The open round is the current one; a closed round is while the next has not started.
+    is_current = round_.status == Round.Status.OPEN or (
+        next_round is None or next_round.status == Round.Status.PENDING
+    )
+    changes.bump(pod.stage.tournament_id)
+    return Recorded(result, next_state, table_seats, is_current)

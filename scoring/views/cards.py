@@ -11,141 +11,45 @@ self-confirmation whatever the page shows. Staff need `cards.verify` and, on top
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.views.generic import View
 
-from tournaments.models import CardProblem, Player, Seat, Stage
-from tournaments.permissions import PUBLIC, TournamentPermissionMixin, permissions_of
-from tournaments.services.errors import UserFacingError
-
-from ..cards import LABELS, STATUS_LABELS, TOTALS, Card, CardState, Status
-from ..forms_cards import CardForm, ConfirmForm, ResolveForm
-from ..models import CardEntry
-from ..rules import ONE_STAFF, SECOND_PERSON
-from ..services.cards import (
+from scoring import queue
+from scoring.forms_cards import CardForm, ConfirmForm, ResolveForm
+from scoring.mixins import CardPodAccessMixin
+from scoring.models import CardEntry
+from scoring.presenters.cards import (
+    STATUS_BADGES,
+    Layout,
+    card_layout,
+    stage_cards,
+    usernames,
+    with_stage,
+)
+from scoring.rules.cards import STATUS_LABELS, Card, CardState, Status
+from scoring.services.cards import (
     StageCards,
     card_of,
     confirm_card,
     current_state,
     enter_card,
     load_stage,
-    may_verify,
     resolve_card,
     verify_pods,
 )
-from .results import PodAccessMixin
+from tournaments.foundation.errors import UserFacingError
+from tournaments.models import CardProblem, Player
+from tournaments.permissions import PUBLIC, TournamentPermissionMixin
 
 VERIFY = "cards.verify"
 
-STATUS_BADGES = {
-    Status.UNCHECKED: "text-bg-light border",
-    Status.DIFFERS: "text-bg-danger",
-    Status.SECOND_ENTRY: "text-bg-warning",
-    Status.TO_CONFIRM: "text-bg-info",
-    Status.VERIFIED: "text-bg-success",
-}
-# What each verification mode asks of staff, in the words the card pages use.
-MODE_TITLES = {
-    ONE_STAFF: "One staff member checks each card",
-    SECOND_PERSON: "A second person confirms each card",
-}
-MODE_NOTES = {
-    ONE_STAFF: "A card that matches the table results is verified as soon as the staff member "
-    "enters it; a difference is settled by a resolution with its reason. Nobody needs to "
-    "confirm after them.",
-    SECOND_PERSON: "Someone other than the person who entered (or resolved) a card must hold "
-    "the paper next to it and confirm it.",
-}
-TOTAL_LABELS = {**{name: label.capitalize() for name, label in LABELS.items()}, "minis": "Minis"}
-
 
 # --- the paper card layout (shared by every card page) ----------------------------------------
-
-
-@dataclass(frozen=True)
-class Box:
-    number: int
-    target: int
-    mark: str | None
-    differs: bool = False
-
-
-@dataclass(frozen=True)
-class SetRow:
-    number: int
-    boxes: list[Box]
-
-
-@dataclass(frozen=True)
-class Total:
-    name: str
-    label: str
-    value: int | None
-    differs: bool = False
-
-
-@dataclass(frozen=True)
-class Layout:
-    """A card as the paper shows it: a row of W/L boxes per set, then the totals."""
-
-    sets: list[SetRow]
-    totals: list[Total]
-    has_rounds: bool
-    highlighted: bool  # verified: the highlighter went over it
-    present: bool = True  # False: nothing to show (no record and nothing entered, or hidden)
-    note: str = ""  # why nothing is shown
-
-
-def totals_shown(stage: Stage) -> list[str]:
-    return [n for n in TOTALS if n != "snake_eyes" or stage.rules.get("snake_eyes")]
-
-
-HIDDEN = (
-    "Entered once. The numbers stay hidden until a second person has entered the card "
-    "from the paper, so the second entry is a real check."
-)
-
-
-def card_layout(
-    stage: Stage,
-    card: Card | None,
-    *,
-    against: Card | None = None,
-    highlighted: bool = False,
-    hidden: bool = False,
-) -> Layout:
-    """`card`'s boxes; those that disagree with `against` (when given) are flagged."""
-    if hidden:
-        return Layout([], [], False, False, present=False, note=HIDDEN)
-    targets = stage.targets
-    marks = list(card.rounds) if card is not None and card.rounds else []
-    other = list(against.rounds) if against is not None and against.rounds else []
-    sets: list[SetRow] = []
-    for number in range(1, stage.round_count + 1):
-        if (number - 1) % len(targets) == 0:
-            sets.append(SetRow((number - 1) // len(targets) + 1, []))
-        mark = marks[number - 1] if number <= len(marks) else None
-        differs = bool(marks and other) and mark != other[number - 1]
-        sets[-1].boxes.append(Box(number, targets[(number - 1) % len(targets)], mark, differs))
-    totals = [
-        Total(
-            name,
-            TOTAL_LABELS[name],
-            getattr(card, name) if card is not None else None,
-            card is not None
-            and against is not None
-            and getattr(card, name) != getattr(against, name),
-        )
-        for name in totals_shown(stage)
-    ]
-    return Layout(sets, totals, bool(marks), highlighted, card is not None)
 
 
 def reference_of(cards: StageCards, player_id: int) -> Card | None:
@@ -177,21 +81,6 @@ def next_to_enter(cards: StageCards, pod: int, after: int, user_id) -> Player | 
         ):
             return cards.players[pid]
     return None
-
-
-def usernames(cards: StageCards) -> dict[int, str]:
-    """Everyone who entered or confirmed a version of these cards: one query."""
-    ids = {
-        pk
-        for entries in cards.versions.values()
-        for entry in entries
-        for pk in (entry.entered_by_id, entry.confirmed_by_id)
-        if pk is not None
-    }
-    if not ids:
-        return {}
-    users = get_user_model().objects.filter(pk__in=ids)
-    return {user.pk: user.get_username() for user in users}
 
 
 @dataclass
@@ -265,41 +154,10 @@ def card_view(
 # --- staff: access to a pod's cards -----------------------------------------------------------
 
 
-def with_stage(url: str, stage_query: str, anchor: str = "") -> str:
-    return (f"{url}?{urlencode({'stage': stage_query})}" if stage_query else url) + anchor
-
-
-class CardPodAccessMixin(PodAccessMixin):
-    """The pod from the URL, for people who may verify its cards (`may_verify`)."""
-
-    pod_permission = staticmethod(may_verify)
-
-    def pod_cards_url(self, anchor: str = "") -> str:
-        url = reverse("pod-cards", args=[self.tournament.slug, self.pod.number])
-        return with_stage(url, self.stage_query, anchor)
-
-    def card_url(self, player_id: int) -> str:
-        url = reverse("card-detail", args=[self.tournament.slug, self.pod.number, player_id])
-        return with_stage(url, self.stage_query)
-
-    def base_context(self) -> dict:
-        return {
-            "tournament": self.tournament,
-            "perms_here": permissions_of(self.request.user, self.tournament),
-            "stage": self.stage,
-            "pod": self.pod,
-            "stage_query": self.stage_query,
-            "snake_eyes": bool(self.stage.rules.get("snake_eyes")),
-            "verification": self.stage.verification,
-            "mode_title": MODE_TITLES[self.stage.verification],
-            "mode_note": MODE_NOTES[self.stage.verification],
-        }
-
-
 # --- one pod's cards --------------------------------------------------------------------------
 
 
-class PodCardsView(TournamentPermissionMixin, CardPodAccessMixin, View):
+class PodCardsView(CardPodAccessMixin, View):
     """Every card of the pod like the paper, with its status and the pod checks.
 
     A fixed number of queries whatever the size of the pod or the stage.
@@ -351,7 +209,7 @@ class PodCardsView(TournamentPermissionMixin, CardPodAccessMixin, View):
 # --- one card ---------------------------------------------------------------------------------
 
 
-class CardDetailView(TournamentPermissionMixin, CardPodAccessMixin, View):
+class CardDetailView(CardPodAccessMixin, View):
     """The table record beside the current version, every version, and what can be done:
     enter the paper card, confirm someone else's entry, or resolve a difference."""
 
@@ -453,7 +311,10 @@ class CardDetailView(TournamentPermissionMixin, CardPodAccessMixin, View):
             return self.resolve()
         return HttpResponseBadRequest("Unknown action.")
 
-    def done(self, message: str, *, to_card: bool = False):
+    def done(self, message: str, *, to_card: bool = False, entry=None):
+        if entry is not None and queue.from_queue(self.request):
+            status = queue.DUPLICATE if entry.replayed else queue.SAVED
+            return queue.reply(self.request, self.pod, status, message, version=entry.version)
         messages.success(self.request, message)
         if to_card:
             return redirect(self.card_url(self.player.pk))
@@ -461,7 +322,10 @@ class CardDetailView(TournamentPermissionMixin, CardPodAccessMixin, View):
 
     def enter(self):
         form = self.card_form(self.request.POST)
+        from_queue = queue.from_queue(self.request)
         if not form.is_valid():
+            if from_queue:
+                return queue.invalid(self.request, self.pod, form, version=self.version)
             return self.render(card_form=form)
         try:
             entry = enter_card(
@@ -470,8 +334,11 @@ class CardDetailView(TournamentPermissionMixin, CardPodAccessMixin, View):
                 form.card(),
                 actor=self.request.user,
                 base_version=form.cleaned_data["base_version"],
+                idempotency_key=self.request.POST.get("idempotency_key"),
             )
         except UserFacingError as exc:
+            if from_queue:
+                return queue.refused(self.request, self.pod, exc)
             # Shown with what was typed; the form now builds on the version shown above it, so
             # saving again after reading it is a deliberate new version.
             self.load(self.player.pk)
@@ -483,7 +350,9 @@ class CardDetailView(TournamentPermissionMixin, CardPodAccessMixin, View):
             return self.render(card_form=fresh)
         state = current_state(self.stage, self.player)
         text = f"{self.player.name}'s card saved (version {entry.version}): "
-        text += STATUS_LABELS[state.status] + "."
+        text = queue.already(entry.replayed, text + STATUS_LABELS[state.status] + ".")
+        if from_queue:
+            return self.done(text, entry=entry)
         if state.status == Status.DIFFERS:
             return self.done(text + " Check the differences below.", to_card=True)
         after = next_to_enter(
@@ -499,7 +368,10 @@ class CardDetailView(TournamentPermissionMixin, CardPodAccessMixin, View):
 
     def confirm(self):
         form = ConfirmForm(self.request.POST)
+        from_queue = queue.from_queue(self.request)
         if not form.is_valid():
+            if from_queue:
+                return queue.invalid(self.request, self.pod, form, version=self.version)
             return self.render(confirm_error="This page is out of date: reload it.")
         try:
             entry = confirm_card(
@@ -507,11 +379,15 @@ class CardDetailView(TournamentPermissionMixin, CardPodAccessMixin, View):
                 self.player,
                 actor=self.request.user,
                 version=form.cleaned_data["version"],
+                idempotency_key=self.request.POST.get("idempotency_key"),
             )
         except UserFacingError as exc:
+            if from_queue:
+                return queue.refused(self.request, self.pod, exc)
             self.load(self.player.pk)
             return self.render(confirm_error=exc.message)
-        return self.done(f"{self.player.name}'s card confirmed (version {entry.version}).")
+        text = f"{self.player.name}'s card confirmed (version {entry.version})."
+        return self.done(queue.already(entry.replayed, text), entry=entry)
 
     def resolve(self):
         form = ResolveForm(self.request.POST)
@@ -540,46 +416,6 @@ class CardDetailView(TournamentPermissionMixin, CardPodAccessMixin, View):
 
 def normalise_code(value: str) -> str:
     return "".join(value.split()).upper()[:20]
-
-
-@dataclass
-class StageCard:
-    stage: Stage
-    pod: int
-    state: CardState
-    layout: Layout
-
-    @property
-    def verified(self) -> bool:
-        return self.state.verified
-
-
-def stage_cards(tournament, player: Player) -> list[StageCard]:
-    """The player's card in each stage they were seated in (the player's page shows them too)."""
-    last_seat: dict[int, Seat] = {}
-    seats = (
-        Seat.objects.filter(player=player, round__stage__tournament=tournament)
-        .select_related("pod", "round__stage")
-        .order_by("round__number")
-    )
-    for seat in seats:
-        last_seat[seat.round.stage_id] = seat
-    found = []
-    for seat in sorted(last_seat.values(), key=lambda s: s.round.stage.drawn_at):
-        stage = seat.round.stage
-        cards = load_stage(stage, pod=seat.pod)
-        if player.pk not in cards.states:
-            continue
-        state = cards.states[player.pk]
-        found.append(
-            StageCard(
-                stage,
-                seat.pod.number,
-                state,
-                card_layout(stage, state.official, highlighted=state.verified),
-            )
-        )
-    return found
 
 
 class MyCardView(TournamentPermissionMixin, View):

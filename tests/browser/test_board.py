@@ -6,8 +6,9 @@ into "Throwing now". Sizes are measured in the browser, not assumed from the CSS
 import pytest
 from django.urls import reverse
 
-from tests.helpers import drawn_stage, seated_final
-from tournaments.services import advancement
+from tests.support.events import seated_final
+from tests.support.factories import drawn_stage
+from tournaments.services import final_table
 from tournaments.views import printouts as printout_views
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -106,7 +107,7 @@ def test_a_13_pod_board_pages_in_large_type_with_the_finder_and_its_qr_code(
 @pytest.mark.parametrize(("width", "height"), SIZES)
 def test_the_final_tables_headings_never_run_into_throwing_now(browser, live_server, width, height):
     event, final = seated_final()
-    final = advancement.roll_for_order(final, actor=event.organiser, faces=[2, 5, 1, 5])
+    final = final_table.roll_for_order(final, actor=event.organiser, faces=[2, 5, 1, 5])
     context, page = board_page(browser, live_server, width, height)
     page.goto(reverse("board", args=[event.tournament.slug]))
     turn = page.locator(".ft-turn")

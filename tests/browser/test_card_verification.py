@@ -8,8 +8,8 @@ from django.urls import reverse
 
 from scoring.models import CardEntry
 from scoring.services import cards as card_service
-from tests.factories import member
-from tests.helpers import log_in
+from tests.support.factories import member
+from tests.support.web import log_in
 from tournaments.models import FinalTable, Stage
 from tournaments.services.rehearsal import rehearse
 

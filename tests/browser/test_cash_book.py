@@ -8,10 +8,11 @@ from urllib.parse import urlsplit
 import pytest
 from django.urls import reverse
 
-from tests.factories import PlayerFactory
-from tests.helpers import awarded_directly, charging, log_in
-from tournaments import cashbook as book
+from tests.support.events import awarded_directly, charging
+from tests.support.factories import PlayerFactory
+from tests.support.web import log_in
 from tournaments.models import CashBox, LedgerEntry
+from tournaments.rules import cashbook as book
 from tournaments.services import cashbook
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

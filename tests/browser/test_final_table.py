@@ -9,10 +9,11 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.factories import PASSWORD
-from tests.helpers import TIES_SEED, log_in, played_qualifying
-from tournaments.draws import draw_code
+from tests.support.events import TIES_SEED, played_qualifying
+from tests.support.factories import PASSWORD
+from tests.support.web import log_in
 from tournaments.models import FinalTable, Qualifier, RollOff, Stage, Tournament
+from tournaments.rules.draws import draw_code
 from tournaments.services.rehearsal import derived_seed, play_stage, settle_roll_offs, staff_pods
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from tests.conftest import policy_violations
-from tests.factories import PASSWORD
-from tests.helpers import drawn_stage, log_in, url
+from tests.support.factories import PASSWORD, drawn_stage
+from tests.support.web import log_in, url
 from tournaments.models import Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -80,7 +80,7 @@ def test_each_role_lands_on_its_work(
 def test_staff_of_two_events_choose_on_a_phone(open_at, tournament, staff_user):
     from playwright.sync_api import expect
 
-    from tests.factories import TournamentFactory, grant
+    from tests.support.factories import TournamentFactory, grant
 
     other = TournamentFactory(name="Spring Bunco", date=tournament.date)
     grant(other, staff_user, "staff")
@@ -199,7 +199,7 @@ def test_a_tap_at_the_desk_after_signing_in_again_elsewhere_still_saves(
 ):
     from playwright.sync_api import expect
 
-    from tests.factories import PlayerFactory
+    from tests.support.factories import PlayerFactory
 
     PlayerFactory(tournament=tournament, name="Odette Quill")
     desk = open_at(LAPTOP)

@@ -18,12 +18,12 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
+from scoring.services.rounds import start_next_round
 from tests.browser.checkers import axe_source, java_and_vnu, run_axe, run_nu
-from tests.factories import PlayerFactory, member
+from tests.support.factories import PlayerFactory, member
 from tournaments.models import Stage, Tournament
 from tournaments.services import invitations
 from tournaments.services.rehearsal import rehearse
-from tournaments.services.rounds import start_next_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -9,10 +9,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import PlayerFactory
-from tests.helpers import log_in
+from scoring.services.rounds import start_next_round
+from tests.support.factories import PlayerFactory
+from tests.support.web import log_in
 from tournaments.models import Player
-from tournaments.services.rounds import start_next_round
 from tournaments.services.stages import draw_qualifying
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

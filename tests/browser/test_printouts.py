@@ -6,8 +6,8 @@ import pypdf
 import pytest
 from django.urls import reverse
 
-from tests.factories import member
-from tests.helpers import drawn_stage, log_in
+from tests.support.factories import drawn_stage, member
+from tests.support.web import log_in
 from tournaments.models import Printout
 from tournaments.services.printouts import jobs
 from tournaments.tasks import TEST_DELAY_ENV, render_printout

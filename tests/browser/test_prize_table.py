@@ -6,10 +6,11 @@ from urllib.parse import urlsplit
 import pytest
 from django.urls import reverse
 
-from tests.factories import member
-from tests.helpers import award_everything, log_in, played_without_prizes, rehearsal_organiser
+from tests.support.events import award_everything, played_without_prizes, rehearsal_organiser
+from tests.support.factories import member
+from tests.support.web import log_in
 from tournaments.models import Payout, PrizeAward
-from tournaments.services import prizes
+from tournaments.services import payouts
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -99,9 +100,9 @@ def test_prize_table_on_a_phone(phone_page, monkeypatch):
     page = phone_page
     tournament, admin = awarded_event(monkeypatch)
     paid = PrizeAward.objects.filter(tournament=tournament, category__key="minis").first()
-    payout = prizes.pay(paid, actor=admin, present=True, id_checked=True)
-    prizes.void(payout, actor=admin, reason="Paid before the cards were checked")
-    prizes.pay(paid, actor=admin, present=True, id_checked=True)
+    payout = payouts.pay(paid, actor=admin, present=True, id_checked=True)
+    payouts.void(payout, actor=admin, reason="Paid before the cards were checked")
+    payouts.pay(paid, actor=admin, present=True, id_checked=True)
     table = reverse("payouts", args=[tournament.slug])
     log_in(page, admin, table)
     expect(page.locator(".share")).to_have_count(

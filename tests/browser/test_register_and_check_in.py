@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import PlayerFactory
-from tests.helpers import log_in
+from tests.support.factories import PlayerFactory
+from tests.support.web import log_in
 from tournaments.models import Player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -7,7 +7,8 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import TableResult
-from tests.helpers import drawn_stage, log_in
+from tests.support.factories import drawn_stage
+from tests.support.web import log_in
 from tournaments.models import Seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

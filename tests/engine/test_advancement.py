@@ -7,24 +7,25 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.rules import (
+from scoring.rules import RuleError
+from tournaments.rules.advancement import (
     AdvancementRules,
     Category,
     EmptySeat,
     FinalSeat,
+    Placed,
     Qualifier,
-    RuleError,
     Standing,
     Tie,
     advance_group,
     cut,
+    cut_group,
     eligibility,
     final_seats,
     pending_roll_offs,
     rank,
     settle,
 )
-from scoring.rules.advancement import Placed, cut_group
 
 SHEET = AdvancementRules()
 EMPTY_SEAT = AdvancementRules(top_both="empty_seat")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tournaments.budget import prize_budget
+from tournaments.rules.budget import prize_budget
 
 
 def test_prizes_within_the_fees_leave_the_rest_to_the_charity():

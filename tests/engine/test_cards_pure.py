@@ -1,6 +1,15 @@
 """Card states from plain values: what "verified" means, decided in one place."""
 
-from scoring.cards import Card, Entry, Status, TableMarks, check_table, derive, differences, state
+from scoring.rules.cards import (
+    Card,
+    Entry,
+    Status,
+    TableMarks,
+    check_table,
+    derive,
+    differences,
+    state,
+)
 
 RECORD = Card(("W", "L", "W"), wins=2, losses=1, buncos=1, minis=2)
 A, B = 1, 2  # two staff members
@@ -55,7 +64,7 @@ def test_totals_only_cards_compare_totals():
 
 
 def test_derive_marks_rounds_and_sums_credits():
-    from scoring.cards import SeatResult
+    from scoring.rules.cards import SeatResult
 
     card = derive(4, [SeatResult(1, 9, True, buncos=1), SeatResult(3, 9, False, minis=2)])
     assert card == Card(("W", None, "L", None), wins=1, losses=1, buncos=1, minis=2)

@@ -2,8 +2,9 @@
 
 import pytest
 
-from tournaments import cashbook as book
-from tournaments.cashbook import AmountError, Entry, parse_amount
+from tournaments.rules import cashbook as book
+from tournaments.rules.cashbook import AmountError, Entry, parse_amount
+from tournaments.services.cash_planner import floor_words
 
 
 def night() -> list[Entry]:
@@ -122,5 +123,12 @@ def test_the_planner_warns_below_the_floor():
         floor=book.Floor(book.AMOUNT, 400_00),
     )
     assert ok.charity_cents == 400_00 and not ok.breaks_floor and ok.room_cents == 0
-    assert book.Floor(book.AMOUNT, 400_00).describe() == "$400.00"
-    assert book.Floor(book.PERCENT, 30).describe() == "30% of money in"
+    assert floor_words(book.Floor(book.AMOUNT, 400_00)) == "$400.00"
+    assert floor_words(book.Floor(book.PERCENT, 30)) == "30% of money in"
+
+
+def test_the_largest_amount_is_said_as_money_would_say_it():
+    from tournaments.foundation.text import money
+    from tournaments.rules import cashbook as book
+
+    assert money(book.MAX_CENTS) in book.TOO_MUCH

@@ -8,7 +8,7 @@ import sys
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.draws import (
+from tournaments.rules.draws import (
     FINAL_SEATS,
     SEED_BITS,
     Logged,
@@ -124,6 +124,9 @@ def test_a_redraw_removed_from_the_list_is_caught():
 
 
 def test_the_engine_imports_no_django():
-    code = "import sys, tournaments.draws; print(any(m.startswith('django') for m in sys.modules))"
+    code = (
+        "import sys, tournaments.rules.draws; "
+        "print(any(m.startswith('django') for m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -13,8 +13,8 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.pods import PodPlan, plan_pods, pod_sizes
-from tournaments.seating import MOVEMENT_STYLES, draw_pods, next_seating
+from scoring.rules.pods import PodPlan, plan_pods, pod_sizes
+from scoring.rules.seating import MOVEMENT_STYLES, draw_pods, next_seating
 
 EVERY_COUNT = range(1, 601)
 

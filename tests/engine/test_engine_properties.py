@@ -16,8 +16,8 @@ from scoring.rules import (
     random_rolls,
     score_roll,
 )
-from scoring.rules.simulate import simulate_stage
-from tournaments.seating import draw_pods, next_seating, plan_moves
+from scoring.rules.seating import draw_pods, next_seating, plan_moves
+from tournaments.rules.simulate import simulate_stage
 
 faces = st.integers(min_value=1, max_value=6)
 throws = st.tuples(faces, faces, faces)

@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from tournaments.pods import plan_pods, pod_sizes
-from tournaments.seating import (
+from scoring.rules.pods import plan_pods, pod_sizes
+from scoring.rules.seating import (
     MOVEMENT_STYLES,
     SeatingError,
     draw_pods,

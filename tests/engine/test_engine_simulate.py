@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from scoring.rules import PRESETS, RuleError
-from scoring.rules.simulate import render_text, simulate_stage
+from tournaments.rules.simulate import render_text, simulate_stage
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -4,13 +4,7 @@ import random
 
 import pytest
 
-from scoring.rules import (
-    PRESETS,
-    TIE_BREAK_METHODS,
-    RuleError,
-    break_table_tie,
-    roll_off,
-)
+from scoring.rules import PRESETS, TIE_BREAK_METHODS, RuleError, break_table_tie, roll_off
 
 CLASSIC = PRESETS["classic"]
 MINGLE = PRESETS["mingle"]

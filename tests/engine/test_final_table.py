@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.rules.advancement import AdvancementRules, Standing, final_seats
 from scoring.rules.errors import RuleError
 from scoring.rules.final import is_win, next_thrower, order_of_play, play_final, roll_order
 from scoring.rules.final import take_turn as take
+from tournaments.rules.advancement import AdvancementRules, Standing, final_seats
 
 SEATS = ("Ann", "Bea", "Cat", "Dee")  # seats 1 to 4, clockwise
 

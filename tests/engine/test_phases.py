@@ -4,7 +4,7 @@ from dataclasses import replace
 
 import pytest
 
-from tournaments.phases import EventFacts, NextStep, Phase, StageFacts, next_step
+from tournaments.rules.phases import EventFacts, NextStep, Phase, StageFacts, next_step
 
 NOBODY = EventFacts(registration_open=False, check_in_open=False, registered=0, checked_in=0)
 ARRIVED = replace(NOBODY, registered=40, checked_in=38)

@@ -23,6 +23,7 @@ from reportlab.lib.pagesizes import A4, letter
 
 from tests.pdf_reading import cards_by_cell as read_cards
 from tests.pdf_reading import placed_text
+from tournaments.foundation.text import ordinal
 from tournaments.printouts import (
     CardInfo,
     EventInfo,
@@ -517,7 +518,7 @@ def payout_lines(count: int = 60) -> list[PayoutLine]:
         PayoutLine(
             category="Most buncos",
             scope=f"Pod {i // 2 + 1}",
-            place=i % 2 + 1,
+            place=ordinal(i % 2 + 1),
             winner=f"Winner {i}",
             code=f"W{i:04d}",
             amount_text=f"${100 - 50 * (i % 2)}.00",

@@ -10,15 +10,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.rules import RuleError
-from tournaments.prizes import (
+from tournaments.presenters.prizes import note_text, passed_text, unawarded_text
+from tournaments.rules.prizes import (
     MEASURES,
     OVERALL,
     TEMPLATES,
     Award,
+    AwardNote,
+    CategoryRule,
+    Decided,
     PlayerTotals,
-    PrizeCategory,
     PrizeTie,
-    Unawarded,
     award_prizes,
     check_categories,
     faces_thrown,
@@ -34,9 +36,22 @@ def dice(*faces):
 
 
 def prize(key, measure, scope="pod", amounts=(1000,), tie_policy="split", priority=0):
-    return PrizeCategory(
+    return CategoryRule(
         key, key.replace("_", " ").capitalize(), measure, scope, amounts, tie_policy, priority
     )
+
+
+def unawarded(result):
+    """(category, label, scope group, place, why in the page's words) of every empty place."""
+    return tuple(
+        (u.category_key, u.label, u.scope_group, u.place, unawarded_text(u, {}))
+        for u in result.unawarded
+    )
+
+
+def said(award, measure="most_buncos"):
+    """An award's note in the page's words (players named by their ids, as here)."""
+    return note_text(award.note, measure, {})
 
 
 def winners(result, key=None):
@@ -114,7 +129,7 @@ def test_even_split_shares_first_place_between_everyone_with_as_many_wins_as_los
     result = award_prizes(POD_1, [prize("even", "even_split", amounts=(1001,))])
     (award,) = result.awards
     assert (award.players, award.amount_cents_each) == (("Bea", "Dee"), (501, 500))
-    assert award.value is None and award.note == "2 tied for 1st share the 1st place amount"
+    assert award.value is None and said(award) == "2 tied for 1st share the 1st place amount"
     # Nobody at 0-0 counts, and a roll-off settles the same tie when the policy says so.
     quiet = [*POD_1, PlayerTotals("Fay", 1)]
     rolled = award_prizes(
@@ -129,9 +144,7 @@ def test_last_bunco_passes_over_an_absent_player_and_needs_a_bunco_at_all():
     assert award.players == ("Cat",)  # Gil's was recorded later, but he is not present
     no_buncos = [PlayerTotals("Dee", 1, wins=1), PlayerTotals("Eve", 1, losses=1)]
     result = award_prizes(no_buncos, [prize("last", "last_bunco")])
-    assert result.unawarded == (
-        Unawarded("last", "Last", 1, 1, "No eligible player rolled a bunco"),
-    )
+    assert unawarded(result) == (("last", "Last", 1, 1, "No eligible player rolled a bunco"),)
     with pytest.raises(RuleError, match="has a last bunco but no buncos"):
         PlayerTotals("Dee", 1, last_bunco=5)
 
@@ -147,16 +160,19 @@ def test_traveling_holder_is_paid_only_when_eligible():
             1,
             ("Eve",),
             (1000,),
-            note="Held the traveling item at the end",
+            note=AwardNote(Decided.HELD),
         ),
     )
+    assert said(held.awards[0]) == "Held the traveling item at the end"
     absent = award_prizes(POD_1, category, named={"fuzzy": {OVERALL: "Gil"}})
     assert absent.awards == ()
-    assert absent.unawarded == (
-        Unawarded("fuzzy", "Fuzzy", OVERALL, 1, "Gil is not eligible: Not present"),
+    assert unawarded(absent) == (
+        ("fuzzy", "Fuzzy", OVERALL, 1, "Gil is not eligible: Not present"),
     )
     unnamed = award_prizes(POD_1, category)
-    assert unnamed.unawarded[0].reason == "Nobody was named as holding the traveling item"
+    assert (
+        unawarded_text(unnamed.unawarded[0], {}) == "Nobody was named as holding the traveling item"
+    )
 
 
 def test_judged_winners_are_checked_for_scope_and_eligibility():
@@ -167,9 +183,9 @@ def test_judged_winners_are_checked_for_scope_and_eligibility():
         ("costume", 1, 1, ("Cat",), (2500,)),
         ("costume", 2, 1, ("Ivy",), (2500,)),
     ]
-    assert result.unawarded == (
-        Unawarded("costume", "Costume", 1, 2, "Gil is not eligible: Not present"),
-        Unawarded("costume", "Costume", 2, 2, "No winner has been chosen"),
+    assert unawarded(result) == (
+        ("costume", "Costume", 1, 2, "Gil is not eligible: Not present"),
+        ("costume", "Costume", 2, 2, "No winner has been chosen"),
     )
     bad = [
         ({"costume": {1: "Hal"}}, "player 'Hal' plays in pod 2"),
@@ -198,7 +214,7 @@ def test_split_ties_share_the_places_they_cover_with_extra_cents_in_id_order():
     # Three tied for 1st with three places share 1st + 2nd + 3rd.
     (award,) = award_prizes(pod, [prize("b", "most_buncos", amounts=(500, 300, 201))]).awards
     assert award.amount_cents_each == (334, 334, 333)
-    assert award.note == "3 tied for 1st share the 1st to 3rd place amounts"
+    assert said(award) == "3 tied for 1st share the 1st to 3rd place amounts"
     # A tie at 2nd shares 2nd and 3rd; the place after a tie is numbered past it.
     short = [t for t in pod if t.player != "Cat" and t.player != "Bea"]
     result = award_prizes(short, [prize("b", "most_buncos", amounts=(500, 301, 200, 100))])
@@ -206,9 +222,7 @@ def test_split_ties_share_the_places_they_cover_with_extra_cents_in_id_order():
         ("b", 1, 1, ("Ann",), (500,)),
         ("b", 1, 2, ("Dee", "Eve"), (251, 250)),
     ]
-    assert result.unawarded == (
-        Unawarded("b", "B", 1, 4, "Not enough eligible players for 4th place"),
-    )
+    assert unawarded(result) == (("b", "B", 1, 4, "Not enough eligible players for 4th place"),)
     assert split_cents(7, 3) == (3, 2, 2) and split_cents(0, 2) == (0, 0)
 
 
@@ -234,7 +248,7 @@ def test_a_roll_off_with_entered_dice_keeps_every_throw_and_pays_each_place():
     first, second = result.awards
     assert first.via_roll_off and first.roll_off is second.roll_off
     assert first.roll_off.rounds == [{"Ann": 4, "Bea": 4, "Cat": 2}, {"Ann": 6, "Bea": 1}]
-    assert first.note == "Won 1st place in a roll-off with Bea, Cat"
+    assert said(first) == "Won 1st place in a roll-off with Bea, Cat"
     # The same faces from one stream give the same awards.
     assert award_prizes(TIED, [wins], dice=dice(4, 4, 2, 6, 1)) == result
 
@@ -292,7 +306,9 @@ def test_one_prize_per_player_moves_the_next_player_up_through_a_chain():
         prize("minis", "most_minis", priority=2),
     ]
     result = award_prizes(pod, categories, one_prize_per_player=True)
-    assert [(a.category_key, a.players, a.moved_up_because) for a in result.awards] == [
+    assert [
+        (a.category_key, a.players, passed_text(a.moved_up_because, {})) for a in result.awards
+    ] == [
         ("buncos", ("Ann",), ""),
         ("minis", ("Bea",), "Ann already won Buncos (pod 1)"),
         ("wins", ("Cat",), "Ann already won Buncos (pod 1); Bea already won Minis (pod 1)"),
@@ -307,8 +323,8 @@ def test_one_prize_per_player_moves_the_next_player_up_through_a_chain():
         for t in pod
     ]
     result = award_prizes(lost, [*categories, losses], one_prize_per_player=True)
-    assert result.unawarded == (
-        Unawarded("losses", "Losses", 1, 1, "Everyone left for 1st place already won a prize"),
+    assert unawarded(result) == (
+        ("losses", "Losses", 1, 1, "Everyone left for 1st place already won a prize"),
     )
 
 
@@ -334,7 +350,7 @@ def test_one_prize_per_player_waits_for_a_roll_off_that_decides_who_is_free():
         ("minis", ("Ann",), False),
         ("costume", ("Ann",), False),  # judged prizes are neither blocked nor block
     ]
-    assert result.awards[1].moved_up_because == "Bea already won Buncos (pod 1)"
+    assert passed_text(result.awards[1].moved_up_because, {}) == "Bea already won Buncos (pod 1)"
 
 
 def test_a_tie_that_places_everyone_tied_blocks_them_without_waiting():
@@ -357,7 +373,7 @@ def test_a_tie_that_places_everyone_tied_blocks_them_without_waiting():
         ("buncos", 2, ("Ann",)),
         ("wins", 1, ("Cat",)),
     ]
-    assert result.awards[-1].moved_up_because == "Ann already won Buncos (pod 1)"
+    assert passed_text(result.awards[-1].moved_up_because, {}) == "Ann already won Buncos (pod 1)"
 
 
 def test_pod_prizes_are_per_pod_and_a_group_prize_sums_and_shares_within_the_pod():
@@ -382,7 +398,7 @@ def test_pod_prizes_are_per_pod_and_a_group_prize_sums_and_shares_within_the_pod
     ]
     team = result.awards[-1]
     assert (team.pod, team.value) == (1, 5)
-    assert team.note == "5 buncos, shared by the 3 eligible members of pod 1"
+    assert said(team) == "5 buncos, shared by the 3 eligible members of pod 1"
 
 
 def test_tied_pods_split_between_pods_then_within_each():
@@ -400,7 +416,7 @@ def test_tied_pods_split_between_pods_then_within_each():
     )
     (award,) = rolled.awards
     assert (award.pod, award.players, award.amount_cents_each) == (2, (1, 3, 5), (300,) * 3)
-    assert award.note == (
+    assert said(award) == (
         "Won 1st place in a roll-off with pod 1; 3 buncos, shared by the 3 eligible members of "
         "pod 2"
     )
@@ -414,8 +430,8 @@ def test_judged_group_prize_pays_the_named_pods_eligible_members():
     assert award.pod == 1 and award.players == ("Ann", "Bea", "Cat", "Dee", "Eve")
     assert award.amount_cents_each == (500,) * 5
     nobody = award_prizes(pods, [team], named={"team_costume": {OVERALL: [2]}})
-    assert nobody.unawarded == (
-        Unawarded("team_costume", "Team costume", OVERALL, 1, "Nobody in pod 2 is eligible"),
+    assert unawarded(nobody) == (
+        ("team_costume", "Team costume", OVERALL, 1, "Nobody in pod 2 is eligible"),
     )
     with pytest.raises(RuleError, match="there is no pod 3"):
         award_prizes(pods, [team], named={"team_costume": {OVERALL: 3}})
@@ -432,12 +448,12 @@ def test_unawarded_places_say_why():
         prize("wins", "most_wins", scope="overall", amounts=(100, 50)),
         prize("team", "most_buncos", scope="pod_group"),
     ]
-    assert award_prizes(pods, categories).unawarded == (
-        Unawarded("buncos", "Buncos", 1, 1, "No eligible player rolled a bunco"),
-        Unawarded("buncos", "Buncos", 2, 1, "No eligible player in pod 2"),
-        Unawarded("minis", "Minis", OVERALL, 1, "No eligible player rolled a mini bunco"),
-        Unawarded("wins", "Wins", OVERALL, 2, "Not enough eligible players for 2nd place"),
-        Unawarded("team", "Team", OVERALL, 1, "No eligible player rolled a bunco"),
+    assert unawarded(award_prizes(pods, categories)) == (
+        ("buncos", "Buncos", 1, 1, "No eligible player rolled a bunco"),
+        ("buncos", "Buncos", 2, 1, "No eligible player in pod 2"),
+        ("minis", "Minis", OVERALL, 1, "No eligible player rolled a mini bunco"),
+        ("wins", "Wins", OVERALL, 2, "Not enough eligible players for 2nd place"),
+        ("team", "Team", OVERALL, 1, "No eligible player rolled a bunco"),
     )
 
 
@@ -454,7 +470,7 @@ def test_bad_categories_and_totals_are_refused():
     ]
     for (key, measure, scope, amounts, *policy), message in bad_categories:
         with pytest.raises(RuleError, match=message):
-            PrizeCategory(key, "Label", measure, scope, amounts, *policy)
+            CategoryRule(key, "Label", measure, scope, amounts, *policy)
     with pytest.raises(RuleError, match="is used twice"):
         check_categories([prize("k", "most_wins"), prize("k", "most_losses")])
     with pytest.raises(RuleError, match="must be a whole number"):
@@ -522,7 +538,10 @@ def test_template_contents_follow_the_sheets():
 
 
 def test_the_engine_imports_no_django():
-    code = "import sys, tournaments.prizes; print(any(m.startswith('django') for m in sys.modules))"
+    code = (
+        "import sys, tournaments.rules.prizes; "
+        "print(any(m.startswith('django') for m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -571,7 +590,7 @@ def events(draw):
         scopes = ["pod", "overall", "pod_group"] if measure in summed else ["pod", "overall"]
         places = 1 if measure == "traveling_holder" else 3
         categories.append(
-            PrizeCategory(
+            CategoryRule(
                 f"c{n}",
                 f"Prize {n}",
                 measure,

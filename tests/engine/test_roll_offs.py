@@ -1,6 +1,6 @@
 """Which tie of a cut and which tie of a prize are one tie (rule 7: one tie, one roll-off)."""
 
-from tournaments.roll_offs import SEMI_GROUP, cut_key, cut_tied, prize_tied, settled_by
+from tournaments.rules.roll_offs import SEMI_GROUP, cut_key, cut_tied, prize_tied, settled_by
 
 
 def test_a_pods_cut_and_its_per_pod_prize_on_the_same_count_are_one_tie():

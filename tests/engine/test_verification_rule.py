@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.cards import Card, Entry, Status, state
 from scoring.rules import ONE_STAFF, PRESETS, SECOND_PERSON, VERIFICATION_MODES, RuleError, RuleSet
+from scoring.rules.cards import Card, Entry, Status, state
 
 RECORD = Card(("W", "L", "W"), wins=2, losses=1, buncos=1, minis=2)
 PAPER_WRONG = Card(("W", "L", "W"), wins=2, losses=1, buncos=3, minis=2)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tournaments.waitlist import ALL_OR_NONE, AS_MANY, Waiting, admit, positions, promotions
+from tournaments.rules.waitlist import ALL_OR_NONE, AS_MANY, Waiting, admit, positions, promotions
 
 
 @pytest.mark.parametrize(

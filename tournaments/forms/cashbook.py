@@ -10,9 +10,10 @@ import uuid
 
 from django import forms
 
-from .. import cashbook as book
+from tournaments.rules import cashbook as book
+
+from ..foundation.text import amount, whole_number
 from ..models.cashbook import CashBookSettings
-from .numbers import whole_number
 
 PAID_METHODS = [(m, book.METHOD_LABELS[m]) for m in book.METHODS if m != book.COMPED]
 BOX_CHOICES = list(book.BOX_LABELS.items())
@@ -176,7 +177,7 @@ class PlannerForm(forms.ModelForm):
         s = self.instance
         if not self.is_bound:
             self.initial["value"] = (
-                str(s.floor_value) if s.floor_kind == book.PERCENT else f"{s.floor_value / 100:.2f}"
+                str(s.floor_value) if s.floor_kind == book.PERCENT else amount(s.floor_value)
             )
         self.fields["value"].widget.attrs.update(inputmode="decimal", autocomplete="off")
 

@@ -2,7 +2,8 @@ import uuid
 
 from django import forms
 
-from .. import cashbook as book
+from tournaments.rules import cashbook as book
+
 from ..models import Player
 from ..services.registration import Registrant
 from .contact import contact_widgets

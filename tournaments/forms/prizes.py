@@ -2,8 +2,7 @@
 
 They check what was typed; who wins is the engine's decision (through the service) and a
 category is checked by the engine's own `PrizeCategory`, whose message the form shows.
-The prize list has no service of its own, so `CategoryForm.save` writes the category and
-its audit entry in one transaction.
+Saving is the services' (`services/prize_categories.py`).
 """
 
 from __future__ import annotations
@@ -12,28 +11,21 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from django import forms
-from django.db import transaction
 from django.utils.text import slugify
 
 from scoring.rules import RuleError
+from tournaments.rules.cashbook import AmountError, parse_amount
 
-from ..cashbook import (
-    AmountError,
-    dollars,  # noqa: F401 - the prize pages import it from here
-    parse_amount,
-)
+from ..foundation.text import amount, whole_number
 from ..models import PrizeCategory
-from ..prizes import MAX_CENTS, MAX_PLACES
-from ..prizes import PrizeCategory as EngineCategory
-from ..services import audit
-from .numbers import whole_number
+from ..rules.prizes import MAX_CENTS, MAX_PLACES, CategoryRule
 
 MAX_DOLLARS = Decimal(MAX_CENTS) / 100
 
 
 def amounts_text(cents: list[int]) -> str:
     """What the amounts field shows for stored amounts: "100, 50" or "12.50"."""
-    return ", ".join(f"{c // 100}" if c % 100 == 0 else f"{Decimal(c) / 100:.2f}" for c in cents)
+    return ", ".join(f"{c // 100}" if c % 100 == 0 else amount(c) for c in cents)
 
 
 def parse_amounts(text: str) -> list[int]:
@@ -135,7 +127,7 @@ class CategoryForm(forms.Form):
                 "The traveling item has one holder at the end of the event: choose Overall."
             )
         try:
-            EngineCategory(
+            CategoryRule(
                 key=self.key,
                 label=data["label"],
                 measure=data["measure"],
@@ -148,10 +140,10 @@ class CategoryForm(forms.Form):
             raise forms.ValidationError(str(exc)) from None
         return data
 
-    @transaction.atomic
-    def save(self, *, actor) -> PrizeCategory:
+    def values(self) -> dict:
+        """The category's fields as typed, for the service to save."""
         data = self.cleaned_data
-        fields = {
+        return {
             "label": data["label"],
             "measure": data["measure"],
             "scope": data["scope"],
@@ -160,26 +152,6 @@ class CategoryForm(forms.Form):
             "tie_policy": data["tie_policy"],
             "priority": data["priority"],
         }
-        if self.instance is None:
-            category = PrizeCategory.objects.create(
-                tournament=self.tournament, key=self.key, **fields
-            )
-            action, summary = "prizes.category_added", f"Prize category {category.label} added"
-        else:
-            category = self.instance
-            for name, value in fields.items():
-                setattr(category, name, value)
-            category.save()
-            action, summary = "prizes.category_changed", f"Prize category {category.label} changed"
-        audit.record(
-            action,
-            summary,
-            actor=actor,
-            tournament=self.tournament,
-            target=category,
-            data={**fields, "key": category.key},
-        )
-        return category
 
 
 class TemplateForm(forms.Form):
@@ -238,16 +210,6 @@ class TravelingForm(forms.Form):
         super().__init__(*args, **kw)
         self.fields["player"].choices = [("", "Choose the player…"), *players]
         self.fields["round"].choices = [("", "—"), *rounds]
-
-
-class SearchForm(forms.Form):
-    q = forms.CharField(required=False, max_length=100)
-
-    @property
-    def query(self) -> str:
-        if not self.is_valid():
-            return ""
-        return " ".join(self.cleaned_data["q"].split())
 
 
 class PayForm(forms.Form):

@@ -108,11 +108,3 @@ class EndStageForm(forms.Form):
         help_text="For example: the hall must close at ten. Rounds not yet played are kept "
         "as not played; the cards and standings count the rounds played.",
     )
-
-
-def first_error(form: forms.Form) -> str:
-    for field, errors in form.errors.items():
-        label = form.fields[field].label if field in form.fields else None
-        name = label or (field.replace("_", " ").capitalize() if field != "__all__" else "")
-        return f"{name}: {errors[0]}" if name else errors[0]
-    return "Please check the form."

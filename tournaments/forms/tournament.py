@@ -4,8 +4,8 @@ from django.utils.text import slugify
 
 from scoring.rules import RuleError
 
-from ..models import Qualifier, RollOff, RulePreset, Stage, Tournament
-from ..services.tournaments import settings_refusals
+from ..models import RulePreset, Tournament
+from ..services.tournaments import CUT_FIELDS, settings_refusals
 
 
 class TournamentForm(forms.ModelForm):
@@ -59,9 +59,6 @@ class TournamentForm(forms.ModelForm):
             "than this share of the entry fees taken (left empty: more than all of them).",
         }
 
-    # Once the qualifying stage's cut has started, its rules stay as they were.
-    CUT_FIELDS = ("wins_places", "buncos_places", "top_both")
-
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
         presets = RulePreset.objects.filter(builtin=True)
@@ -71,7 +68,7 @@ class TournamentForm(forms.ModelForm):
             presets = presets | RulePreset.objects.filter(pk=self.instance.preset_id)
         self.fields["preset"].queryset = presets.distinct()
         # Left out (an older form, a script), the advancement settings keep their defaults.
-        for name in self.CUT_FIELDS + (
+        for name in CUT_FIELDS + (
             "semi_final_sets",
             "party_size_max",
             "party_fit",
@@ -130,32 +127,12 @@ class TournamentForm(forms.ModelForm):
             except RuleError as exc:
                 self.add_error("qualifying_sets", str(exc))
         if self.instance.pk:
-            self._check_locked(data)
             saved = Tournament.objects.get(pk=self.instance.pk)
             capacity = data.get("capacity") or saved.capacity
             for name, message in settings_refusals(saved, self.changed_data, capacity).items():
                 if name not in self.errors:
                     self.add_error(name, message)
         return data
-
-    def _check_locked(self, data) -> None:
-        """The cut's settings are fixed once a roll-off or the qualifiers are recorded, and the
-        semi-final's length once it is drawn: changing them would change decided results."""
-        tournament = self.instance
-        changed = [f for f in self.CUT_FIELDS if f in self.changed_data]
-        if changed and (
-            RollOff.objects.filter(tournament=tournament, kind=RollOff.Kind.CUT).exists()
-            or Qualifier.objects.filter(from_stage__tournament=tournament).exists()
-        ):
-            for name in changed:
-                self.add_error(
-                    name, "Fixed now: roll-offs or qualifiers of this event are recorded."
-                )
-        if (
-            "semi_final_sets" in self.changed_data
-            and tournament.stages.filter(kind=Stage.Kind.SEMI_FINAL).exists()
-        ):
-            self.add_error("semi_final_sets", "Fixed now: the semi-final is drawn.")
 
 
 class PresetForm(forms.ModelForm):

@@ -11,7 +11,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-import tournaments.draws
+import tournaments.rules.draws
 
 
 def backfill(apps, schema_editor):
@@ -122,7 +122,7 @@ class Migration(migrations.Migration):
             model_name="tournament",
             name="draw_secret",
             field=models.CharField(
-                default=tournaments.draws.new_secret,
+                default=tournaments.rules.draws.new_secret,
                 editable=False,
                 help_text="Every draw code is derived from it; only its fingerprint is public "
                 "until the draws are over (see tournaments/draws.py).",

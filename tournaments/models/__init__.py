@@ -1,7 +1,9 @@
 from .advancement import FinalSeat, FinalTable, FinalThrow, Qualifier
 from .audit import AuditEntry
 from .cashbook import CashBookSettings, CashBox, LedgerEntry
+from .changes import ChangeCounter
 from .draws import Draw
+from .idempotency import PhoneSync, WriteReceipt
 from .mail import EmailLog
 from .players import CardProblem, Party, Player
 from .presets import RulePreset
@@ -28,6 +30,7 @@ __all__ = [
     "Qualifier",
     "RollOff",
     "AuditEntry",
+    "ChangeCounter",
     "CashBookSettings",
     "CashBox",
     "LedgerEntry",
@@ -37,6 +40,7 @@ __all__ = [
     "Invitation",
     "Player",
     "Party",
+    "PhoneSync",
     "CardProblem",
     "Pod",
     "Printout",
@@ -54,4 +58,5 @@ __all__ = [
     "TournamentRole",
     "TravelingPass",
     "UserProfile",
+    "WriteReceipt",
 ]

@@ -1,5 +1,5 @@
 """The charity's cash book: entries that are never edited, the night's cash boxes, and the
-organiser's prize-pool floor. The arithmetic is in `tournaments.cashbook` (no ORM)."""
+organiser's prize-pool floor. The arithmetic is in `tournaments.rules.cashbook` (no ORM)."""
 
 import re
 import secrets
@@ -8,7 +8,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from .. import cashbook as book
+from tournaments.rules import cashbook as book
+
+from ..foundation.text import money
 
 RECEIPTS = "receipts"
 # Every name `new_receipt_name` makes, and nothing else.
@@ -65,7 +67,9 @@ class LedgerEntry(models.Model):
                 name="ledger_reversal_names_entry",
             ),
             models.CheckConstraint(
-                condition=~Q(method="comped") | Q(kind="fee", amount_cents=0),
+                # A comp is a free fee; undoing one (the player pays after all) is a free
+                # reversal, which keeps the comp's method so the book says what was undone.
+                condition=~Q(method="comped") | Q(kind__in=("fee", "reversal"), amount_cents=0),
                 name="ledger_comped_is_a_free_fee",
             ),
         ]
@@ -73,7 +77,7 @@ class LedgerEntry(models.Model):
         verbose_name_plural = "ledger entries"
 
     def __str__(self) -> str:
-        return f"{self.kind} {book.dollars(self.amount_cents)} ({self.method})"
+        return f"{self.kind} {money(self.amount_cents)} ({self.method})"
 
     def save(self, *args, **kwargs) -> None:
         if not self._state.adding:

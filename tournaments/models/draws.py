@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.db import models
 
-from ..draws import label
+from tournaments.rules.draws import label
 
 
 class Draw(models.Model):

@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from ..foundation import search
+
 # No 0/O, 1/I/L: codes are read aloud at the door and typed on phones.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -11,6 +13,45 @@ CODE_LENGTH = 6
 
 def new_registration_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+# Registered and checked in: who is drawn into pods, counted as arrived and owes a fee.
+PLAYING = Q(status="registered", checked_in_at__isnull=False)
+
+
+class PlayerQuerySet(models.QuerySet):
+    """`playing()` is the one rule for who plays; the bulk paths that skip `Player.save`
+    (bulk_create, bulk_update and update()) keep the folded search columns
+    (foundation/search.py) true."""
+
+    def playing(self) -> "PlayerQuerySet":
+        return self.filter(PLAYING)
+
+    def bulk_create(self, objs, *args, **kwargs):
+        objs = list(objs)
+        for player in objs:
+            search.fill(player)
+        return super().bulk_create(objs, *args, **kwargs)
+
+    def bulk_update(self, objs, fields, *args, **kwargs):
+        objs, fields = list(objs), list(fields)
+        if search.SOURCES.intersection(fields):
+            for player in objs:
+                search.fill(player)
+            fields += [c for c in search.COLUMNS if c not in fields]
+        return super().bulk_update(objs, fields, *args, **kwargs)
+
+    def update(self, **kwargs) -> int:
+        # bulk_update ends in update() with the columns already computed: nothing to redo.
+        if search.SOURCES.isdisjoint(kwargs) or set(search.COLUMNS) <= kwargs.keys():
+            return super().update(**kwargs)
+        pks = list(self.values_list("pk", flat=True))
+        done = super().update(**kwargs)
+        fresh = list(self.model._base_manager.filter(pk__in=pks).only("pk", *search.SOURCES))
+        for player in fresh:
+            search.fill(player)
+        self.model._base_manager.bulk_update(fresh, list(search.COLUMNS))
+        return done
 
 
 class Player(models.Model):
@@ -54,8 +95,15 @@ class Player(models.Model):
     )
     registered_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # Folded for the one player search (foundation/search.py); never typed, always derived.
+    search_name = models.TextField(default="", editable=False)
+    search_text = models.TextField(default="", editable=False)
+
+    objects = PlayerQuerySet.as_manager()
 
     class Meta:
+        # Bulk writes through `_base_manager` (the tournament import) fill the columns too.
+        base_manager_name = "objects"
         ordering = ["name", "id"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "code"], name="unique_player_code"),
@@ -74,6 +122,10 @@ class Player(models.Model):
     def save(self, *args, **kwargs) -> None:
         self.email = self.email.strip().lower()
         self.name = " ".join(self.name.split())
+        search.fill(self)
+        fields = kwargs.get("update_fields")
+        if fields is not None and search.SOURCES.intersection(fields):
+            kwargs["update_fields"] = {*fields, *search.COLUMNS}
         super().save(*args, **kwargs)
 
     @property

@@ -5,8 +5,8 @@ from django.db.models import Q
 
 from scoring.rules import RuleError
 
-from ..prizes import MEASURES, SCOPES, TIE_POLICIES
-from ..prizes import PrizeCategory as EngineCategory
+from ..foundation.text import amount
+from ..rules.prizes import MEASURES, SCOPES, TIE_POLICIES, CategoryRule
 
 MEASURE_LABELS = {
     "most_buncos": "Most buncos",
@@ -56,8 +56,8 @@ class PrizeCategory(models.Model):
     def __str__(self) -> str:
         return self.label
 
-    def to_engine(self) -> EngineCategory:
-        return EngineCategory(
+    def to_engine(self) -> CategoryRule:
+        return CategoryRule(
             key=self.key,
             label=self.label,
             measure=self.measure,
@@ -166,7 +166,9 @@ class PrizeAward(models.Model):
     amount_cents = models.PositiveIntegerField()
     value = models.IntegerField(null=True, blank=True)
     via_roll_off = models.BooleanField(default=False)
-    note = models.CharField(max_length=300, blank=True)
+    # Why the place went where it did, in ids and numbers (`rules.prizes.note_data`), worded
+    # with the players' names where it is shown (`presenters.prizes.stored_note_text`).
+    why = models.JSONField(default=dict, blank=True)
     awarded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -212,6 +214,7 @@ class Payout(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     void_reason = models.CharField(max_length=300, blank=True)
+    replayed = False  # True on the payment a repeated idempotency key answers with
 
     class Meta:
         constraints = [
@@ -225,4 +228,4 @@ class Payout(models.Model):
         ordering = ["paid_at", "id"]
 
     def __str__(self) -> str:
-        return f"{self.award}: {self.amount_cents / 100:.2f}"
+        return f"{self.award}: {amount(self.amount_cents)}"

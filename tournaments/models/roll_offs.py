@@ -2,7 +2,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Exists, OuterRef
 
-from ..roll_offs import Tied, cut_tied, prize_tied
+from tournaments.rules.roll_offs import Tied, cut_tied, prize_tied
 
 
 class RollOffQuerySet(models.QuerySet):

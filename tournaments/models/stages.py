@@ -67,7 +67,7 @@ class Stage(models.Model):
 
     @property
     def verification(self) -> str:
-        """How this stage's cards are verified (`scoring.cards.state`); rules stored before
+        """How this stage's cards are verified (`scoring.rules.cards.state`); rules stored before
         the setting existed were played with a second person confirming."""
         return self.rules.get("verification", SECOND_PERSON)
 

@@ -5,7 +5,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 
-from ..draws import fingerprint, new_secret
+from tournaments.rules.draws import fingerprint, new_secret
 
 
 class Tournament(models.Model):

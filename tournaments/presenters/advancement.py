@@ -1,7 +1,7 @@
 """What the advancement page shows of each stage's cut, as the service planned it.
 
 The cut itself (who is in, who ties at the line, the places so far while a roll-off is
-awaited) is decided by `scoring.rules.advancement` and returned in the service's
+awaited) is decided by `tournaments.rules.advancement` and returned in the service's
 `GroupPlan`; this module only names the players and lays the plan out in columns. The
 results page and the board use the same roll-off and name helpers.
 """
@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from scoring.rules.advancement import Category, Tie
+from tournaments.foundation.errors import UserFacingError
+from tournaments.rules.advancement import Category, Tie
 
+from ..foundation.text import whole_number
 from ..models import Player, Qualifier, RollOff, Stage
 from ..services import advancement as service
-from ..services.errors import UserFacingError
 
 UNITS = {
     "wins": ("win", "wins"),
@@ -201,8 +202,8 @@ def card_links(tournament, stage: Stage, plan: service.GroupPlan, pods: list) ->
         base = reverse("pod-cards", args=[tournament.slug, number])
         return f"{base}?stage={stage.kind}"
 
-    if plan.group.isdigit():
-        return [(f"Pod {plan.group} cards", url(int(plan.group)))]
+    if (number := whole_number(plan.group)) is not None:
+        return [(f"Pod {number} cards", url(number))]
     return [(f"Pod {p.number} cards", url(p.number)) for p in pods]
 
 

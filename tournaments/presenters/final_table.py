@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from scoring.rules import next_thrower
 
 from ..models import FinalSeat, FinalTable, FinalThrow
-from ..services import advancement as service
+from ..services import final_table as service
 from .advancement import Throw
 
 

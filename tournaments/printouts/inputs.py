@@ -135,7 +135,7 @@ class PayoutLine:
 
     category: str
     scope: str
-    place: int | str
+    place: str  # worded by the service: "1st"
     winner: str
     code: str
     amount_text: str

@@ -19,18 +19,8 @@ HEADER = ("Prize", "Winner", "Code", "Amount", "ID\nchecked", "Paid by")
 SHARES = (29, 22, 10, 10, 8, 21)
 
 
-def _ordinal(place: int | str) -> str:
-    if isinstance(place, str):
-        return place
-    teens = 10 <= place % 100 <= 20
-    return f"{place}{'th' if teens else {1: 'st', 2: 'nd', 3: 'rd'}.get(place % 10, 'th')}"
-
-
 def _prize(line: PayoutLine) -> str:
-    place = _ordinal(line.place)
-    return (
-        f"{line.category} ({line.scope}, {place})" if place else f"{line.category} ({line.scope})"
-    )
+    return f"{line.category} ({line.scope}, {line.place})"
 
 
 def _paid_by(line: PayoutLine) -> Flowable:

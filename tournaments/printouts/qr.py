@@ -33,6 +33,10 @@ is valid and decodes (the tests decode rendered pages with zxing-cpp); the score
 patterns that might confuse a poor reader, and computing it costs more than the rest of the
 code together. Like segno, the error level is raised above M for free (to Q or H) when the
 URL still fits the same version.
+
+It is the one module over 500 lines (docs/architecture.md): the encoder's plan, drawing and
+writing share private tables and only make sense read together, and splitting them would put
+the standard's steps in three places.
 """
 
 from __future__ import annotations

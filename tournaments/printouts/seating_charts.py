@@ -3,7 +3,7 @@
 Each page has the pod's people (hostess, staff), the starting seat of every player with
 partners marked, and a movement guide for the event's movement style: who goes where after
 a round, who sits where at each table next, and a diagram. The guide is derived from
-`tournaments.seating.plan_moves`, the function the site itself seats rounds with, so the
+`scoring.rules.seating.plan_moves`, the function the site itself seats rounds with, so the
 paper and the site cannot disagree.
 """
 
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from reportlab.pdfgen.canvas import Canvas
 
 from scoring.rules.ruleset import MOVEMENTS
+from scoring.rules.seating import plan_moves
 from scoring.rules.table import PAIR_LABELS, pair_of
-from tournaments.seating import plan_moves
 
 from .inputs import EventInfo, PodSeating, TableInfo
 from .layout import (

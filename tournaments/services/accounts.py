@@ -17,10 +17,11 @@ import secrets
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
+from tournaments.foundation import audit
+from tournaments.foundation.errors import UserFacingError
+
 from ..lockout import clear_failures, lock_anywhere
 from ..models import Role, Tournament, TournamentRole, UserProfile
-from . import audit
-from .errors import UserFacingError
 
 PASSWORD_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 WHO_SETS_PASSWORDS = (

@@ -8,11 +8,13 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from .. import cashbook as book
+from tournaments.foundation import audit
+from tournaments.foundation.errors import UserFacingError
+from tournaments.rules import cashbook as book
+
+from ..foundation.text import money
 from ..models import CashBox, Tournament
-from . import audit
 from .cashbook import entries, open_box
-from .errors import UserFacingError
 
 
 def expected_cash(tournament: Tournament, key: str) -> int:
@@ -30,7 +32,7 @@ def set_float(tournament: Tournament, key: str, cents: int, *, actor) -> CashBox
     box.save(update_fields=["float_cents"])
     audit.record(
         "cashbook.float",
-        f"{box}: opening float {book.dollars(cents)} (was {book.dollars(was)})",
+        f"{box}: opening float {money(cents)} (was {money(was)})",
         actor=actor,
         tournament=tournament,
         target=box,
@@ -50,8 +52,8 @@ def close_box(
     reason = " ".join(reason.split())[:300]
     if counted != expected and not reason:
         raise UserFacingError(
-            f"The count is {book.dollars(counted)} but the book expects "
-            f"{book.dollars(expected)}: say why they differ.",
+            f"The count is {money(counted)} but the book expects "
+            f"{money(expected)}: say why they differ.",
             field="reason",
         )
     box.counts = {str(value): n for value, n in counts.items() if n}
@@ -62,7 +64,7 @@ def close_box(
     box.save()
     audit.record(
         "cashbook.box_closed",
-        f"{box} closed: counted {book.dollars(counted)}, expected {book.dollars(expected)}"
+        f"{box} closed: counted {money(counted)}, expected {money(expected)}"
         + (f" ({reason})" if reason else ""),
         actor=actor,
         tournament=tournament,

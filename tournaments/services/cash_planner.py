@@ -8,11 +8,12 @@ pods the check-ins would fill). The arithmetic is `cashbook.project`.
 
 from __future__ import annotations
 
-from django.db import transaction
+from tournaments.foundation import audit, changes
+from tournaments.rules import cashbook as book
 
-from .. import cashbook as book
-from ..models import CashBookSettings, Player, Stage, Tournament
-from . import audit, cashbook
+from ..foundation.text import money
+from ..models import CashBookSettings, Stage, Tournament
+from . import cashbook
 from .stages import POD_SIZE
 
 
@@ -22,7 +23,14 @@ def settings_for(tournament: Tournament) -> CashBookSettings:
     return found or CashBookSettings(tournament=tournament)
 
 
-@transaction.atomic
+def floor_words(floor: book.Floor) -> str:
+    """The charity's floor as the audit log and the planner say it."""
+    if floor.kind == book.PERCENT:
+        return f"{floor.value}% of money in"
+    return money(floor.value)
+
+
+@changes.announces
 def save_settings(
     tournament: Tournament, *, floor_kind: str, floor_value: int, board_shows_raised: bool, actor
 ) -> CashBookSettings:
@@ -32,24 +40,25 @@ def save_settings(
     settings.save()
     audit.record(
         "cashbook.settings",
-        f"Charity floor: {settings.floor.describe()}; board shows the total raised: "
+        f"Charity floor: {floor_words(settings.floor)}; board shows the total raised: "
         + ("yes" if board_shows_raised else "no"),
         actor=actor,
         tournament=tournament,
         target=settings,
     )
+    changes.bump(tournament.pk)
     return settings
 
 
 def shown(p: book.Projection) -> dict[str, str]:
     """The projection's figures as the pages print them."""
     return {
-        "money_in": book.dollars(p.money_in_cents),
-        "prizes": book.dollars(p.prizes_cents),
-        "expenses": book.dollars(p.expenses_cents),
-        "charity": book.dollars(p.charity_cents),
-        "floor": book.dollars(p.floor_cents),
-        "room": book.dollars(p.room_cents),
+        "money_in": money(p.money_in_cents),
+        "prizes": money(p.prizes_cents),
+        "expenses": money(p.expenses_cents),
+        "charity": money(p.charity_cents),
+        "floor": money(p.floor_cents),
+        "room": money(p.room_cents),
     }
 
 
@@ -68,7 +77,7 @@ def board_total(tournament: Tournament) -> str:
         return ""
     if not settings.board_shows_raised:
         return ""
-    return book.dollars(max(cashbook.totals(tournament).net_raised_cents, 0))
+    return money(max(cashbook.totals(tournament).net_raised_cents, 0))
 
 
 def _pods(tournament: Tournament, stage_kind: str, players: int) -> int:
@@ -98,9 +107,7 @@ def planned_prizes_cents(tournament: Tournament, players: int) -> int:
 
 def projection(tournament: Tournament, prizes_cents: int | None = None) -> book.Projection:
     """The night as planned; `prizes_cents` is the prizes about to be awarded, when known."""
-    arrived = tournament.players.filter(
-        status=Player.Status.REGISTERED, checked_in_at__isnull=False
-    ).count()
+    arrived = tournament.players.playing().count()
     owing = cashbook.owing(tournament).count() * cashbook.fee_cents(tournament)
     return book.project(
         cashbook.totals(tournament),

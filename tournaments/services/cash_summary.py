@@ -11,10 +11,12 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from .. import cashbook as book
-from ..models import LedgerEntry, Player, Tournament
+from tournaments.rules import cashbook as book
+
+from ..foundation.csv_files import neutralise
+from ..foundation.text import amount, money
+from ..models import LedgerEntry, Tournament
 from . import cashbook
-from .csv_io import neutralise
 
 CSV_COLUMNS = (
     "id",
@@ -45,33 +47,31 @@ class Summary:
         """(label, amount) in the order the charity reads them, net raised last."""
         t = self.totals
         lines = [
-            (f"Money in by {book.METHOD_LABELS[m].lower()}", book.dollars(c))
+            (f"Money in by {book.METHOD_LABELS[m].lower()}", money(c))
             for m, c in t.money_in_by_method.items()
             if m != book.COMPED
         ]
         return [
             *lines,
-            ("Money in", book.dollars(t.money_in_cents)),
+            ("Money in", money(t.money_in_cents)),
             (
                 f"Entry fees ({t.fees_count} players, {t.comped_count} comped)",
-                book.dollars(t.fees_cents),
+                money(t.fees_cents),
             ),
-            ("Donations", book.dollars(t.donations_cents)),
-            ("Prizes paid", book.dollars(t.prizes_paid_cents)),
-            ("Prizes given back", book.dollars(t.given_back_cents)),
-            ("Expenses", book.dollars(t.expenses_cents)),
-            ("Net raised", book.dollars(t.net_raised_cents)),
+            ("Donations", money(t.donations_cents)),
+            ("Prizes paid", money(t.prizes_paid_cents)),
+            ("Prizes given back", money(t.given_back_cents)),
+            ("Expenses", money(t.expenses_cents)),
+            ("Net raised", money(t.net_raised_cents)),
         ]
 
 
 def summary(tournament: Tournament) -> Summary:
     totals = cashbook.totals(tournament)
-    players = tournament.players.filter(
-        status=Player.Status.REGISTERED, checked_in_at__isnull=False
-    ).count()
+    players = tournament.players.playing().count()
     thanks = (
         f"Thank you to the {players} players, the volunteers and every donor: together you "
-        f"raised {book.dollars(max(totals.net_raised_cents, 0))} for {tournament.charity}."
+        f"raised {money(max(totals.net_raised_cents, 0))} for {tournament.charity}."
     )
     return Summary(totals, players, tournament.charity, thanks)
 
@@ -93,8 +93,8 @@ def csv_rows(tournament: Tournament) -> Iterator[list]:
             _when(e.recorded_at),
             e.kind,
             e.method,
-            f"{e.amount_cents / 100:.2f}",
-            f"{book.signed(engine[e.pk], engine) / 100:.2f}",
+            amount(e.amount_cents),
+            amount(book.signed(engine[e.pk], engine)),
             e.box,
             neutralise(e.player.name) if e.player else "",
             e.player.code if e.player else "",

@@ -1,5 +1,5 @@
 """Recording money: fees at the desk, donations, expenses, prizes paid and given back, and
-reversals. Each is one transaction with its audit entry; the sums are `tournaments.cashbook`.
+reversals. Each is one transaction with its audit entry; the sums are `tournaments.rules.cashbook`.
 
 A phone on a bad connection may send the same form twice. Forms carry an idempotency key
 made when the form was shown; a key seen before returns the entry it first made, and the
@@ -15,10 +15,13 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 
-from .. import cashbook as book
+from tournaments.foundation import audit, changes
+from tournaments.foundation.errors import UserFacingError
+from tournaments.rules import cashbook as book
+
+from ..foundation.text import money
 from ..models import CashBox, LedgerEntry, Player, PrizeAward, Tournament
-from . import audit, checkin
-from .errors import UserFacingError
+from . import checkin
 from .receipts import Receipt
 
 
@@ -41,14 +44,6 @@ def entries(tournament: Tournament) -> list[book.Entry]:
 
 def totals(tournament: Tournament) -> book.Totals:
     return book.totals(entries(tournament))
-
-
-def parse_key(value) -> uuid.UUID | None:
-    """The form's idempotency key, or None when it is missing or not a UUID."""
-    try:
-        return uuid.UUID(str(value))
-    except (TypeError, ValueError, AttributeError):
-        return None
 
 
 def _seen(tournament: Tournament, key: uuid.UUID | None) -> Outcome | None:
@@ -81,7 +76,7 @@ def _describe(entry: LedgerEntry) -> str:
     who = f" from {entry.donor}" if entry.donor else ""
     if entry.player_id and entry.kind == book.FEE:
         who = f" for {entry.player.name}"
-    return f"{what} {book.dollars(entry.amount_cents)} ({entry.get_method_display()}){who}"
+    return f"{what} {money(entry.amount_cents)} ({entry.get_method_display()}){who}"
 
 
 def _create(key: uuid.UUID | None, **fields) -> LedgerEntry:
@@ -123,7 +118,7 @@ def fee_cents(tournament: Tournament) -> int:
     return int(tournament.entry_fee * 100)
 
 
-@transaction.atomic
+@changes.announces
 def pay_fee(
     player: Player,
     *,
@@ -168,10 +163,11 @@ def pay_fee(
         recorded_by=_actor(actor),
     )
     _record(entry, actor, f"Entry fee of {locked.name} ({locked.code}): {_describe(entry)}")
+    changes.bump(player.tournament_id)
     return Outcome(entry, True, f"{locked.name}: {_describe(entry).lower()} recorded.")
 
 
-@transaction.atomic
+@changes.announces
 def walk_in(
     tournament: Tournament, registrant, *, method: str, actor, key: uuid.UUID | None = None
 ) -> Player:
@@ -182,6 +178,7 @@ def walk_in(
     player = checkin.walk_in(tournament, registrant, actor=actor)
     if method and fee_cents(tournament):
         pay_fee(player, method=method, actor=actor, key=key)
+    changes.bump(tournament.pk)
     return player
 
 
@@ -192,12 +189,10 @@ def owing(tournament: Tournament):
     paid = LedgerEntry.objects.filter(
         player=OuterRef("pk"), kind=book.FEE, reversed_by__isnull=True
     )
-    return tournament.players.filter(
-        ~Exists(paid), status=Player.Status.REGISTERED, checked_in_at__isnull=False
-    )
+    return tournament.players.playing().filter(~Exists(paid))
 
 
-@transaction.atomic
+@changes.announces
 def donate(
     tournament: Tournament,
     *,
@@ -226,6 +221,7 @@ def donate(
         recorded_by=_actor(actor),
     )
     _record(entry, actor, f"Donation at {locked_box}: {_describe(entry)}")
+    changes.bump(tournament.pk)
     return Outcome(entry, True, f"{_describe(entry)} recorded.")
 
 
@@ -242,7 +238,7 @@ def _first_time(
     return seen
 
 
-@transaction.atomic
+@changes.announces
 def expense(
     tournament: Tournament,
     *,
@@ -278,7 +274,8 @@ def expense(
         recorded_by=_actor(actor),
     )
     _record(entry, actor, f"{_describe(entry)}: {note}")
-    return Outcome(entry, True, f"Expense {book.dollars(amount_cents)} recorded.")
+    changes.bump(tournament.pk)
+    return Outcome(entry, True, f"Expense {money(amount_cents)} recorded.")
 
 
 def prize_paid(award: PrizeAward, amount_cents: int, *, actor, give_back_cents: int = 0) -> None:
@@ -287,7 +284,7 @@ def prize_paid(award: PrizeAward, amount_cents: int, *, actor, give_back_cents: 
     box = open_box(award.tournament, book.PRIZE_TABLE)
     if not 0 <= give_back_cents <= amount_cents:
         raise UserFacingError(
-            f"A winner can give back at most the prize, {book.dollars(amount_cents)}.",
+            f"A winner can give back at most the prize, {money(amount_cents)}.",
             field="give_back",
         )
     common = {"tournament": award.tournament, "box": box.key, "method": book.CASH}
@@ -313,7 +310,7 @@ def prize_paid(award: PrizeAward, amount_cents: int, *, actor, give_back_cents: 
             donor=award.player.name[:100],
             recorded_by=_actor(actor),
         )
-        _record(back, actor, f"{award.player.name} gave back {book.dollars(give_back_cents)}")
+        _record(back, actor, f"{award.player.name} gave back {money(give_back_cents)}")
 
 
 def prize_voided(award: PrizeAward, *, actor, reason: str) -> None:
@@ -324,7 +321,7 @@ def prize_voided(award: PrizeAward, *, actor, reason: str) -> None:
         _reverse(entry, actor=actor, reason=f"Payment voided: {reason}")
 
 
-@transaction.atomic
+@changes.announces
 def reverse(entry: LedgerEntry, *, actor, reason: str) -> Outcome:
     """Undoes an entry by a counter-entry with a reason; both stay in the book."""
     reason = " ".join(reason.split())[:300]
@@ -336,6 +333,7 @@ def reverse(entry: LedgerEntry, *, actor, reason: str) -> Outcome:
         checkin.lock(entry.player)
     entry = LedgerEntry.objects.select_for_update().select_related("tournament").get(pk=entry.pk)
     made = _reverse(entry, actor=actor, reason=reason)
+    changes.bump(entry.tournament_id)
     return Outcome(made, True, f"{_describe(entry)} reversed.")
 
 

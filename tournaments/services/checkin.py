@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import transaction
-from django.db.models import Case, IntegerField, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import Case, IntegerField, OuterRef, QuerySet, Subquery, Value, When
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.formats import time_format
 
+from tournaments.foundation import audit, changes, idempotency
+from tournaments.foundation.errors import UserFacingError
+
+from ..foundation.search import player_matches, words
 from ..models import LedgerEntry, Player, Tournament
-from . import audit, registration
-from .errors import UserFacingError
+from . import registration
 
 SEARCH_LIMIT = 25
 RECENT_LIMIT = 10
@@ -61,38 +63,36 @@ def one_with_fee(player: Player) -> Player:
 
 
 def search(tournament: Tournament, query: str, *, limit: int = SEARCH_LIMIT) -> SearchResult:
-    """Active registrations matching every word typed, by name, e-mail or code; one query.
+    """Active registrations the staff search of foundation/search.py finds; one query.
 
     An exact code comes first, then those not checked in yet, then by name.
     """
-    terms = query.split()[:6]
-    if not terms:
+    if not words(query):
         return SearchResult(players=[], more=False)
     players = with_fee(registration.active_players(tournament).select_related("checked_in_by"))
-    for term in terms:
-        players = players.filter(
-            Q(name__icontains=term) | Q(email__icontains=term) | Q(code__istartswith=term)
+    players = (
+        players.filter(player_matches(query))
+        .annotate(
+            exact_code=Case(
+                When(code=query.strip().upper(), then=Value(0)),
+                default=Value(1),
+                output_field=IntegerField(),
+            ),
+            arrived=Case(
+                When(checked_in_at__isnull=True, then=Value(0)),
+                default=Value(1),
+                output_field=IntegerField(),
+            ),
         )
-    players = players.annotate(
-        exact_code=Case(
-            When(code=query.strip().upper(), then=Value(0)),
-            default=Value(1),
-            output_field=IntegerField(),
-        ),
-        arrived=Case(
-            When(checked_in_at__isnull=True, then=Value(0)),
-            default=Value(1),
-            output_field=IntegerField(),
-        ),
-    ).order_by("exact_code", "arrived", "name", "id")
+        .order_by("exact_code", "arrived", "name", "id")
+    )
     found = list(players[: limit + 1])
     return SearchResult(players=found[:limit], more=len(found) > limit)
 
 
 def recent_check_ins(tournament: Tournament, *, limit: int = RECENT_LIMIT) -> list[Player]:
     return list(
-        with_fee(registration.active_players(tournament))
-        .filter(checked_in_at__isnull=False)
+        with_fee(tournament.players.playing())
         .select_related("checked_in_by")
         .order_by("-checked_in_at", "-id")[:limit]
     )
@@ -115,8 +115,24 @@ def refuse_unless_allowed(player: Player) -> None:
         )
 
 
-@transaction.atomic
-def check_in(player: Player, actor) -> Outcome:
+@changes.announces
+def check_in(player: Player, actor, *, idempotency_key=None) -> Outcome:
+    """Checks the player in; the same tap sent again (its idempotency key) changes nothing."""
+    return idempotency.once(
+        idempotency_key,
+        kind=idempotency.Kind.CHECK_IN,
+        actor=actor,
+        tournament_id=player.tournament_id,
+        subject=f"player {player.pk}",
+        write=lambda: _check_in(player, actor),
+        remember=lambda done: {"player": done.player.pk, "message": done.message},
+        replay=lambda first: Outcome(
+            player, False, f"Already recorded from this tap: {first['message']}"
+        ),
+    )
+
+
+def _check_in(player: Player, actor) -> Outcome:
     player = lock(player)
     refuse_unless_allowed(player)
     if player.checked_in_at is not None:
@@ -134,10 +150,11 @@ def check_in(player: Player, actor) -> Outcome:
         target=player,
         data={"at": player.checked_in_at.isoformat()},
     )
+    changes.bump(player.tournament_id)
     return Outcome(player, True, f"{player.name} checked in at {hhmm(player.checked_in_at)}.")
 
 
-@transaction.atomic
+@changes.announces
 def undo_check_in(player: Player, actor) -> Outcome:
     player = lock(player)
     refuse_unless_allowed(player)
@@ -155,15 +172,17 @@ def undo_check_in(player: Player, actor) -> Outcome:
         target=player,
         data={"was_at": was_at.isoformat(), "was_by": was_by.get_username() if was_by else None},
     )
+    changes.bump(player.tournament_id)
     return Outcome(player, True, f"Check-in of {player.name} undone.")
 
 
-@transaction.atomic
+@changes.announces
 def walk_in(tournament: Tournament, registrant: registration.Registrant, *, actor) -> Player:
     """Registers a player at the door and checks them in, in one step."""
     tournament = registration.lock_tournament(tournament)
     if not tournament.check_in_open:
         raise UserFacingError(CLOSED_MESSAGE)
+    changes.bump(tournament.pk)
     return registration.register(
         tournament, registrant, source=Player.Source.WALK_IN, actor=actor, check_in=True
     )

@@ -1,4 +1,8 @@
-"""Players to and from CSV: organisers keep guest lists in spreadsheets, admins take lists away.
+"""Players to and from CSV: the files' shape, and reading an upload on its own.
+
+Organisers keep guest lists in spreadsheets, admins take lists away. This module holds the
+columns, the limits and the reading of a file without the database; saving it is
+`csv_import` and writing the list out is `csv_export`.
 
 Import is all or nothing. Every row is checked and every problem reported with its line
 number in the file before anything is saved: a half-imported list is worse than none,
@@ -18,20 +22,16 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import IntegrityError, transaction
-from django.utils import timezone
 
-from ..models import Player, Tournament
-from ..models.players import new_registration_code
-from . import audit
-from .csv_duplicates import ALREADY, already_registered
-from .errors import UserFacingError
-from .registration import Registrant, active_players, check_room, lock_tournament
+from tournaments.foundation.errors import UserFacingError
+
+from ..foundation.csv_files import to_csv, unneutralise
+from ..models import Player
+from .registration import Registrant
 
 MAX_BYTES = 2 * 1024 * 1024
 MAX_ROWS = 5000
@@ -81,7 +81,6 @@ COSTUME_VALUES: dict[str, bool] = {
     "0": False,
     "": False,
 }
-FORMULA_STARTS: tuple[str, ...] = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _max_length(name: str) -> int:
@@ -118,13 +117,6 @@ class ParsedFile:
     skipped_withdrawn: int = 0
 
 
-@dataclass(frozen=True)
-class ImportResult:
-    count: int
-    skipped_withdrawn: int
-    skipped_registered: list[RowError] = field(default_factory=list)
-
-
 class ImportRefused(UserFacingError):
     """The file has problems in its rows; `errors` lists every one, nothing was imported.
     `registered` says some rows are people already registered, which the organiser may
@@ -138,9 +130,6 @@ class ImportRefused(UserFacingError):
             f"Nothing was imported: the file has {n} problem{'s' if n != 1 else ''}. "
             f"Fix {'them' if n != 1 else 'it'} and upload the file again."
         )
-
-
-# --- reading a file -------------------------------------------------------------------------
 
 
 def read_upload(upload) -> bytes:
@@ -230,13 +219,6 @@ def _header_key(cell: str) -> str:
     return re.sub(r"[\s\-]+", "_", cell.strip().lower())
 
 
-def _unneutralise(cell: str) -> str:
-    """Undoes `neutralise`, so "+1 555 0100" survives an export and re-import unchanged."""
-    if cell.startswith("'") and cell.lstrip("'").startswith(FORMULA_STARTS):
-        return cell[1:]
-    return cell
-
-
 def _email_error(email: str) -> str | None:
     if len(email) > MAX_LENGTHS["email"]:
         return f"the e-mail address is longer than {MAX_LENGTHS['email']} characters"
@@ -318,7 +300,7 @@ def parse_players_csv(data: bytes) -> ParsedFile:
         def value(index: int | None, cells: list[str] = cells) -> str:
             if index is None or index >= len(cells):
                 return ""
-            return _unneutralise(cells[index]).strip()
+            return unneutralise(cells[index]).strip()
 
         for index in unnamed:
             if value(index):
@@ -395,214 +377,6 @@ def parse_players_csv(data: bytes) -> ParsedFile:
             )
         )
     return parsed
-
-
-def check_against_tournament(
-    parsed: ParsedFile, tournament: Tournament, *, skip_registered: bool = False
-) -> tuple[list[RowError], list[RowError]]:
-    """The checks that need the database: people already registered and places left.
-
-    Returns the errors and the rows left out: a row already registered (same e-mail, or
-    same name and phone without an e-mail) is an error, or, with `skip_registered`, left
-    out of `parsed.rows` and reported. Two queries whatever the file's size. Capacity counts
-    every player row, good or bad, because the bad ones will be imported once fixed;
-    telling the organiser about the overflow now saves a second round trip.
-    """
-    errors: list[RowError] = []
-    active = active_players(tournament)
-    found = already_registered(
-        (
-            (row.line, row.registrant.name, row.registrant.email, row.registrant.phone)
-            for row in parsed.rows
-        ),
-        active.values_list("name", "email", "phone"),
-    )
-    skipped = [RowError(line, why) for line, why in sorted(found.items())]
-    if skip_registered:
-        parsed.rows = [row for row in parsed.rows if row.line not in found]
-        parsed.player_rows -= len(found)
-    else:
-        errors.extend(skipped)
-        skipped = []
-    registered = active.count()
-    left = max(tournament.capacity - registered, 0)
-    if parsed.player_rows > left:
-        errors.append(
-            RowError(
-                None,
-                f"The file has {parsed.player_rows} players but only {left} "
-                f"place{'s are' if left != 1 else ' is'} left ({tournament.capacity} in all, "
-                f"{registered} registered). Remove {parsed.player_rows - left} "
-                f"row{'s' if parsed.player_rows - left != 1 else ''} or raise the capacity.",
-            )
-        )
-    return errors, skipped
-
-
-def _create_players(tournament: Tournament, rows: list[ImportRow]) -> int:
-    """Inserts the rows in bulk with codes unique in the tournament.
-
-    `registration.register` saves one player per call and audits each; for a 5000-row file
-    that would be thousands of queries and audit entries while the tournament is locked, so
-    the import inserts in bulk after the same checks (`check_room`, the e-mail set above)
-    and writes one audit entry. Must run with the tournament row locked.
-    """
-    codes = set(tournament.players.values_list("code", flat=True))
-    players = []
-    for row in rows:
-        code = new_registration_code()
-        while code in codes:
-            code = new_registration_code()
-        codes.add(code)
-        r = row.registrant
-        players.append(
-            Player(
-                tournament=tournament,
-                name=r.name,
-                email=r.email,
-                phone=r.phone,
-                group_name=r.group_name,
-                costume_contest=r.costume_contest,
-                code=code,
-                source=Player.Source.IMPORT,
-            )
-        )
-    try:
-        with transaction.atomic():
-            Player.objects.bulk_create(players, batch_size=500)
-    except IntegrityError as exc:
-        raise UserFacingError(
-            "Another change to the players happened at the same moment, so nothing was "
-            "imported. Upload the file again."
-        ) from exc
-    return len(players)
-
-
-def import_players(
-    tournament: Tournament,
-    data: bytes,
-    *,
-    filename: str = "",
-    actor=None,
-    skip_registered: bool = False,
-) -> ImportResult:
-    """Imports a CSV of players: all rows, or nothing and `ImportRefused` listing every error.
-
-    The file is parsed before the lock is taken (it needs no database), then the database
-    checks run and the rows are inserted in one transaction with the tournament row locked.
-    """
-    parsed = parse_players_csv(data)
-    if not parsed.player_rows and not parsed.errors:
-        raise UserFacingError(
-            "Every row is marked withdrawn, so there is nothing to import.", field="file"
-        )
-    with transaction.atomic():
-        tournament = lock_tournament(tournament)
-        found, skipped = check_against_tournament(
-            parsed, tournament, skip_registered=skip_registered
-        )
-        registered = {e.line for e in found if e.message.endswith(ALREADY)}
-        errors = parsed.errors + found
-        if errors:
-            raise ImportRefused(errors, registered=any(e.line in registered for e in found))
-        if not parsed.rows:
-            raise UserFacingError(
-                "Every player in the file is already registered, so there is nothing to import.",
-                field="file",
-            )
-        check_room(tournament, extra=len(parsed.rows))
-        count = _create_players(tournament, parsed.rows)
-        audit.record(
-            "player.imported",
-            f"{count} player{'s' if count != 1 else ''} imported"
-            + (f" from {filename}" if filename else "")
-            + (
-                f" ({parsed.skipped_withdrawn} withdrawn rows skipped)"
-                if parsed.skipped_withdrawn
-                else ""
-            )
-            + (f" ({len(skipped)} already registered, skipped)" if skipped else ""),
-            actor=actor,
-            tournament=tournament,
-            data={
-                "count": count,
-                "file": filename,
-                "skipped_withdrawn": parsed.skipped_withdrawn,
-                "skipped_registered": [e.line for e in skipped],
-            },
-        )
-    return ImportResult(
-        count=count, skipped_withdrawn=parsed.skipped_withdrawn, skipped_registered=skipped
-    )
-
-
-# --- writing files --------------------------------------------------------------------------
-
-
-def neutralise(value: str) -> str:
-    """Prefixes an apostrophe to a cell a spreadsheet would evaluate (CSV formula injection).
-
-    Names and groups come from the public registration form; "=HYPERLINK(...)" in a name
-    must reach the organiser's Excel as text, not as a live link or command. A value that
-    already starts with apostrophes before such a character gets one more, so the import can
-    always take exactly one off and get back what was stored.
-    """
-    return f"'{value}" if value.lstrip("'").startswith(FORMULA_STARTS) else value
-
-
-def _when(moment) -> str:
-    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M:%S") if moment else ""
-
-
-def export_rows(tournament: Tournament, *, include_phone: bool = True) -> Iterator[list[str]]:
-    """The header, then one neutralised row per registration (withdrawn ones included).
-
-    Streams from the database in chunks so a 5000-player export does not hold every model
-    in memory at once. `include_phone=False` leaves the phone column empty for people who
-    may see the list but not phone numbers, keeping the layout the same for both.
-    """
-    yield list(EXPORT_COLUMNS)
-    players = tournament.players.order_by("name", "id")
-    for p in players.iterator(chunk_size=1000):
-        yield [
-            neutralise(cell)
-            for cell in (
-                p.name,
-                p.email,
-                p.phone if include_phone else "",
-                p.group_name,
-                "yes" if p.costume_contest else "no",
-                p.code,
-                p.status,
-                p.source,
-                _when(p.checked_in_at),
-                _when(p.registered_at),
-            )
-        ]
-
-
-def to_csv(rows) -> str:
-    """Rows as CSV text with a BOM; callers neutralise cells people typed (`neutralise`)."""
-    out = io.StringIO()
-    out.write("\ufeff")  # so Excel reads it as UTF-8
-    csv.writer(out).writerows(rows)
-    return out.getvalue()
-
-
-def export_players(tournament: Tournament, *, actor, include_phone: bool = True) -> str:
-    """The whole CSV export as text, audited: the file holds personal data leaving the site."""
-    text = to_csv(export_rows(tournament, include_phone=include_phone))
-    audit.record(
-        "player.exported",
-        "Player list exported as CSV" + ("" if include_phone else " (without phones)"),
-        actor=actor,
-        tournament=tournament,
-    )
-    return text
-
-
-def export_filename(tournament: Tournament) -> str:
-    return f"{tournament.slug}-players.csv"
 
 
 def template_csv() -> str:

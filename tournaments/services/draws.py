@@ -2,18 +2,21 @@
 
 Every service that draws or rolls on screen asks `next_seed` for its code, inside its own
 transaction and lock, so the code is listed with the draw it made or not at all. Why codes
-come from a secret and when it is published is explained in `tournaments/draws.py`.
+come from a secret and when it is published is explained in `tournaments/rules/draws.py`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from .. import draws as engine
+from tournaments.foundation import audit, changes
+from tournaments.foundation.errors import UserFacingError
+from tournaments.rules import draws as engine
+
+from ..foundation.text import whole_number
 from ..models import (
     Draw,
     FinalTable,
@@ -22,9 +25,7 @@ from ..models import (
     Stage,
     Tournament,
 )
-from ..prizes import OVERALL
-from . import audit
-from .errors import UserFacingError
+from ..rules.prizes import OVERALL
 
 PUBLISHED = (
     "The draw secret is already published, so anything the site rolled now could be "
@@ -75,7 +76,7 @@ def next_seed(tournament: Tournament, subject: str, *, actor, seed: int | None =
     return seed
 
 
-@transaction.atomic
+@changes.announces
 def publish(tournament: Tournament, *, actor) -> Tournament:
     """Publishes the secret before the prizes are paid, e.g. at an event without cash prizes.
 
@@ -96,6 +97,7 @@ def publish(tournament: Tournament, *, actor) -> Tournament:
         tournament=tournament,
         data={"fingerprint": tournament.draw_fingerprint},
     )
+    changes.bump(tournament.pk)
     return tournament
 
 
@@ -200,7 +202,11 @@ def describe(subject: str, prize_labels: dict[str, str]) -> str:
         return f"{STAGE_NAMES.get(rest, rest).capitalize()} pods and hostesses"
     if kind == "roll-off":
         stage, group, category = rest.split(":", 2)
-        where = "the semi-final" if not group.isdigit() else f"pod {group} ({STAGE_NAMES[stage]})"
+        where = (
+            f"pod {group} ({STAGE_NAMES[stage]})"
+            if whole_number(group) is not None
+            else "the semi-final"
+        )
         return f"Roll-off for {CATEGORY_NAMES.get(category, category)} in {where}"
     if subject == engine.FINAL_SEATS:
         return "Final table: the seat drawn from the semi-finalists and the wild card"

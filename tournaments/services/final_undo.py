@@ -7,15 +7,16 @@ the table has played on from it. Once the draw secret is published the result is
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.utils import timezone
 
+from tournaments.foundation import audit, changes
+from tournaments.foundation.errors import UserFacingError
+
 from ..models import FinalTable, FinalThrow
-from . import audit, draws
-from .errors import UserFacingError
+from . import draws
 
 
-@transaction.atomic
+@changes.announces
 def void_last_throw(final: FinalTable, *, actor, number: int, reason: str) -> FinalThrow:
     """Marks throw `number` voided; the same finalist throws again, and a grand prize it
     won is taken back. `number` is the throw the organiser saw, so a throw recorded in the
@@ -51,4 +52,5 @@ def void_last_throw(final: FinalTable, *, actor, number: int, reason: str) -> Fi
         target=final,
         data={"throw": last.number, "dice": last.dice, "winner_taken_back": took_back},
     )
+    changes.bump(final.tournament_id)
     return last

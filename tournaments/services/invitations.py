@@ -12,11 +12,12 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from tournaments.foundation import audit
+from tournaments.foundation.errors import UserFacingError
+
 from ..models import Invitation, Role, Tournament, TournamentRole
 from ..permissions import has_permission
-from . import audit
 from .accounts import grant_role
-from .errors import UserFacingError
 
 VALID_FOR = timedelta(days=7)
 

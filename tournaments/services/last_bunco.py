@@ -25,10 +25,10 @@ from itertools import groupby
 from django.db import transaction
 
 from scoring.models import RollCredit, TableResult
+from tournaments.foundation import audit
+from tournaments.foundation.errors import UserFacingError
 
 from ..models import LastBuncoMark, Payout, Player, Stage, Tournament
-from . import audit
-from .errors import UserFacingError
 
 
 @dataclass(frozen=True)

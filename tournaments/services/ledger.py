@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from django.db.models import Sum
 
-from .. import cashbook as cash
+from tournaments.rules import cashbook as cash
+
 from ..models import Payout, PrizeCategory, Tournament
 from . import cashbook
 

@@ -18,6 +18,8 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from tournaments.foundation.site import site_url
+
 from ..models import EmailLog, Player
 from ..printouts.qr import qr_matrix
 from .player_links import player_page_path
@@ -45,10 +47,6 @@ def address_of(player: Player) -> str:
 
 
 def page_url(player: Player, base_url: str = "") -> str:
-    # Imported here: the printouts package loads every document, and the cash summary among
-    # them reaches registration, which sends mail through this module.
-    from .printouts.links import site_url
-
     return (base_url or site_url()) + player_page_path(player, player.tournament.slug)
 
 

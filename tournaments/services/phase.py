@@ -1,4 +1,4 @@
-"""Counts the facts the phase rule (tournaments/phases.py) needs, and where each role lands.
+"""Counts the facts the phase rule (tournaments/rules/phases.py) needs, and where each role lands.
 
 A fixed number of queries whatever the number of players, so the dashboard and the sign-in
 landing stay as fast on a 200-player night as on a 12-player rehearsal.
@@ -12,6 +12,7 @@ from datetime import date
 from django.db.models import Count
 
 from scoring.models import CardEntry, TableResult
+from tournaments.rules.phases import EventFacts, NextStep, StageFacts, next_step
 
 from ..models import (
     FinalTable,
@@ -25,7 +26,6 @@ from ..models import (
     Tournament,
     TournamentRole,
 )
-from ..phases import EventFacts, NextStep, StageFacts, next_step
 from .tournaments import counts
 
 STARTED = (Round.Status.OPEN, Round.Status.CLOSED, Round.Status.NOT_PLAYED)

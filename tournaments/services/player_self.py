@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from tournaments.foundation import audit
+from tournaments.foundation.errors import UserFacingError
+
 from ..models import CardProblem, EmailLog, Player, Seat
-from . import audit, mail, waitlist
-from .errors import UserFacingError
+from . import mail, waitlist
 from .registration import lock_tournament
 
 MAX_NOTE = 500

@@ -12,9 +12,13 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 
+from tournaments.foundation import audit, changes
+from tournaments.foundation.errors import UserFacingError
+
+from ..foundation.search import player_matches
 from ..models import Player, Tournament
-from . import audit, waitlist
-from .errors import UserFacingError
+from ..models.players import PLAYING
+from . import waitlist
 from .registration import Registrant, check_email_free, check_room, lock_tournament
 
 # The list page's status filter. "Checked in" and "not arrived" only count active players: a
@@ -23,7 +27,7 @@ STATUS_FILTERS: dict[str, tuple[str, Q]] = {
     "registered": ("Registered", Q(status=Player.Status.REGISTERED)),
     "checked_in": (
         "Checked in",
-        Q(status=Player.Status.REGISTERED, checked_in_at__isnull=False),
+        PLAYING,
     ),
     "not_arrived": (
         "Not arrived",
@@ -31,10 +35,6 @@ STATUS_FILTERS: dict[str, tuple[str, Q]] = {
     ),
     "withdrawn": ("Withdrawn", Q(status=Player.Status.WITHDRAWN)),
 }
-
-# Each word must match somewhere; more words than this only slow the query down.
-MAX_SEARCH_TERMS = 6
-SEARCH_FIELDS = ("name", "email", "code", "group_name")
 
 EDITABLE_FIELDS: dict[str, str] = {
     "name": "name",
@@ -48,18 +48,13 @@ EDITABLE_FIELDS: dict[str, str] = {
 def search_players(tournament: Tournament, query: str = "", status: str = "") -> QuerySet:
     """The players matching a search box and a status filter, in name order.
 
-    Every word must appear (case-insensitively, anywhere) in the name, e-mail, code or group,
-    so "carol divas" finds Carol of the Dice Divas without the organiser knowing which field
-    holds what. One query whatever the number of players; the caller paginates it.
+    The staff search of foundation/search.py: "carol divas" finds Carol of the Dice Divas
+    without the organiser knowing which field holds what, and "jose" finds José. One query
+    whatever the number of players; the caller paginates it.
     """
-    players = tournament.players.all()
+    players = tournament.players.filter(player_matches(query))
     if status in STATUS_FILTERS:
         players = players.filter(STATUS_FILTERS[status][1])
-    for term in query.split()[:MAX_SEARCH_TERMS]:
-        match = Q()
-        for field in SEARCH_FIELDS:
-            match |= Q(**{f"{field}__icontains": term})
-        players = players.filter(match)
     return players.order_by("name", "id")
 
 
@@ -78,7 +73,7 @@ def normalised(registrant: Registrant) -> dict[str, object]:
     }
 
 
-@transaction.atomic
+@changes.announces
 def update_player(player: Player, registrant: Registrant, *, actor) -> tuple[Player, list[str]]:
     """Saves an organiser's corrections and audits exactly which fields changed.
 
@@ -92,37 +87,38 @@ def update_player(player: Player, registrant: Registrant, *, actor) -> tuple[Pla
     values = normalised(registrant)
     if not values["name"]:
         raise UserFacingError("Please give the player's name.", field="name")
-    changes = {
+    edits = {
         field: (getattr(player, field), value)
         for field, value in values.items()
         if getattr(player, field) != value
     }
-    if not changes:
+    if not edits:
         return player, []
-    if "email" in changes:
+    if "email" in edits:
         check_email_free(tournament, values["email"], exclude=player)
-    for field, (_, value) in changes.items():
+    for field, (_, value) in edits.items():
         setattr(player, field, value)
     try:
         with transaction.atomic():
-            player.save(update_fields=[*changes, "updated_at"])
+            player.save(update_fields=[*edits, "updated_at"])
     except IntegrityError as exc:  # the database's own unique_active_email guard
         raise UserFacingError(
             f"{values['email']} is already registered for this tournament.", field="email"
         ) from exc
-    labels = [EDITABLE_FIELDS[field] for field in changes]
+    labels = [EDITABLE_FIELDS[field] for field in edits]
     audit.record(
         "player.edited",
         f"{player.name} ({player.code}): changed {', '.join(labels)}",
         actor=actor,
         tournament=tournament,
         target=player,
-        data={"changes": {field: [old, new] for field, (old, new) in changes.items()}},
+        data={"changes": {field: [old, new] for field, (old, new) in edits.items()}},
     )
+    changes.bump(player.tournament_id)
     return player, labels
 
 
-@transaction.atomic
+@changes.announces
 def withdraw(player: Player, *, actor, reason: str = "") -> Player:
     """Marks a registration withdrawn, freeing its place and its e-mail address; before
     the pods are drawn the place goes to the first on the waitlist (after the draw, the
@@ -150,10 +146,11 @@ def withdraw(player: Player, *, actor, reason: str = "") -> Player:
     )
     if was_playing and not tournament.stages.exists():
         waitlist.fill_places(tournament, actor=actor)
+    changes.bump(player.tournament_id)
     return player
 
 
-@transaction.atomic
+@changes.announces
 def reinstate(player: Player, *, actor, reason: str = "") -> Player:
     """Makes a withdrawn registration active again, if a place and the e-mail are still free.
 
@@ -192,4 +189,5 @@ def reinstate(player: Player, *, actor, reason: str = "") -> Player:
         target=player,
         data={"reason": reason},
     )
+    changes.bump(player.tournament_id)
     return player

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from tournaments.foundation import audit
+from tournaments.foundation.errors import UserFacingError
+
 from ..models import Pod, Stage
-from . import audit
-from .errors import UserFacingError
 
 
 @dataclass(frozen=True)

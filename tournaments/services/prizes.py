@@ -1,26 +1,37 @@
-"""Prizes from verified cards, and a cash ledger the charity can account for.
+"""Prizes from verified cards: what each category awards, and to whom.
 
-The selection is `tournaments.prizes` (pure); this module feeds it the verified totals, the
-judges' picks, the traveling item's last holder and any roll-off dice, stores the awards,
-and records each cash payment with who paid, that the winner was there with an ID, and a
-void (never a delete) when a payment was a mistake. A prize cannot be paid twice: the
-award's row lock serialises two admins, and a partial unique index backs it up.
+The selection is `tournaments.rules.prizes` (pure); this module feeds it the verified totals, the
+judges' picks, the traveling item's last holder and any roll-off dice, and stores the awards.
+Paying them in cash (and voiding a payment) is `payouts`; the figures are `ledger`.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from decimal import Decimal
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from scoring.rules import RuleError
 from scoring.services.cards import load_stage
+from tournaments.foundation import audit
+from tournaments.foundation.errors import UserFacingError
+from tournaments.rules.draws import prize_roll_off_subject
+from tournaments.rules.prizes import (
+    OVERALL,
+    TEMPLATES,
+    PlayerTotals,
+    PrizeResult,
+    PrizeTie,
+    award_prizes,
+    faces_thrown,
+    note_data,
+    pending_prize_roll_offs,
+    settle_prize_tie,
+)
 
-from ..draws import prize_roll_off_subject
 from ..models import (
     Payout,
     Player,
@@ -31,20 +42,8 @@ from ..models import (
     Tournament,
     TravelingPass,
 )
-from ..prizes import (
-    OVERALL,
-    TEMPLATES,
-    PlayerTotals,
-    PrizeResult,
-    PrizeTie,
-    award_prizes,
-    faces_thrown,
-    pending_prize_roll_offs,
-    settle_prize_tie,
-)
-from . import audit, cashbook, draws, locks, roll_offs
-from .advancement import present_participants
-from .errors import UserFacingError
+from . import draws, roll_offs
+from .final_table import present_participants
 from .last_bunco import last_bunco as night_last_bunco
 from .roll_offs import ForPrizes
 
@@ -145,12 +144,19 @@ class PrizePlan:
 STAGE_NAMES = {"qualifying": "qualifying stage", "semi_final": "semi-final"}
 
 
-def _inputs(tournament: Tournament):
+def stage_totals(
+    tournament: Tournament, categories: list[PrizeCategory]
+) -> dict[str, list[PlayerTotals]]:
+    """Each stage the categories count, with its players' totals (a stage's cards read once)."""
+    kinds = sorted({c.stage_kind for c in categories})
+    return {kind: player_totals(tournament, kind) for kind in kinds}
+
+
+def _inputs(tournament: Tournament, totals: dict[str, list[PlayerTotals]] | None):
     """The categories, each counted stage's totals, and the roll-offs recorded so far."""
     categories = list(tournament.prize_categories.all())
-    totals = {
-        kind: player_totals(tournament, kind) for kind in sorted({c.stage_kind for c in categories})
-    }
+    if totals is None:
+        totals = stage_totals(tournament, categories)
     return categories, totals, roll_offs.for_prizes(tournament)
 
 
@@ -173,13 +179,16 @@ def _stored_dice(totals, engine, stored: ForPrizes, categories, shared: dict, **
         entered.update({key: list(r.faces) for key, r in fresh.items()})
 
 
-def plan_prizes(tournament: Tournament) -> PrizePlan:
+def plan_prizes(
+    tournament: Tournament, totals: dict[str, list[PlayerTotals]] | None = None
+) -> PrizePlan:
     """The roll-offs still to throw, or the awards, from the verified cards as they are now.
 
     Each category counts the cards of its own stage, so the engine is called once per stage
-    counted; the results are put back in the categories' priority order.
+    counted; the results are put back in the categories' priority order. A page that shows
+    the totals too passes its `stage_totals`, so the cards are read once.
     """
-    categories, totals_by_kind, stored = _inputs(tournament)
+    categories, totals_by_kind, stored = _inputs(tournament, totals)
     if not categories:
         return PrizePlan(problem="No prize categories yet: load a template or add one.")
     if not any(totals_by_kind.values()):
@@ -315,7 +324,7 @@ def award(tournament: Tournament, *, actor) -> list[PrizeAward]:
             amount_cents=amount,
             value=a.value,
             via_roll_off=a.via_roll_off,
-            note="; ".join(filter(None, (a.note, a.moved_up_because)))[:300],
+            why=note_data(a.note, a.moved_up_because),
             awarded_by=actor,
             version=version,
         )
@@ -334,96 +343,6 @@ def award(tournament: Tournament, *, actor) -> list[PrizeAward]:
         data={"version": version, "superseded": superseded},
     )
     return rows
-
-
-def _cents(amount_cents: int) -> str:
-    return f"${Decimal(amount_cents) / 100:,.2f}"
-
-
-RECOMPUTED = (
-    "Nothing was paid: the prizes were recomputed a moment ago, so this award is no longer "
-    "on the list. Open the prize table again and check who wins before paying."
-)
-
-
-@transaction.atomic
-def pay(
-    award: PrizeAward, *, actor, present: bool, id_checked: bool, give_back_cents: int = 0
-) -> Payout:
-    """Hands over the cash for one award; the winner must be there with a valid ID. The
-    payment (and any part the winner gives back to the charity) goes into the cash book.
-
-    The tournament first, then the award (locks.py): a recompute holding the tournament
-    makes the payment wait and then find its award superseded, instead of each waiting for
-    the other."""
-    locks.tournament_for_money(award.tournament_id)
-    award = (
-        PrizeAward.objects.current()
-        .select_for_update(of=("self",))
-        .select_related("player", "category")
-        .filter(pk=award.pk)
-        .first()
-    )
-    if award is None:
-        raise UserFacingError(RECOMPUTED)
-    if not present or not id_checked:
-        raise UserFacingError(
-            "Confirm that the winner is here in person and that you checked their ID."
-        )
-    live = award.payouts.filter(voided_at__isnull=True).select_related("paid_by").first()
-    if live is not None:
-        raise UserFacingError(
-            f"Already paid: {_cents(live.amount_cents)} to {award.player.name} by "
-            f"{live.paid_by.get_username()} at {timezone.localtime(live.paid_at):%H:%M}."
-        )
-    try:
-        with transaction.atomic():
-            payout = Payout.objects.create(
-                award=award,
-                amount_cents=award.amount_cents,
-                present_confirmed=True,
-                id_checked=True,
-                paid_by=actor,
-            )
-    except IntegrityError as exc:
-        raise UserFacingError("This prize was just paid by someone else.") from exc
-    cashbook.prize_paid(award, award.amount_cents, actor=actor, give_back_cents=give_back_cents)
-    audit.record(
-        "prizes.paid",
-        f"{award.category.label}: {_cents(award.amount_cents)} paid to {award.player.name}",
-        actor=actor,
-        tournament=award.tournament,
-        target=payout,
-        data={"award": award.pk, "amount_cents": award.amount_cents},
-    )
-    return payout
-
-
-@transaction.atomic
-def void(payout: Payout, *, actor, reason: str) -> Payout:
-    locks.tournament_for_money(payout.award.tournament_id)
-    payout = (
-        Payout.objects.select_for_update(of=("self",))
-        .select_related("award__player")
-        .get(pk=payout.pk)
-    )
-    if payout.voided_at is not None:
-        raise UserFacingError("This payment is already voided.")
-    if not reason.strip():
-        raise UserFacingError("Say why the payment is voided.", field="reason")
-    payout.voided_at = timezone.now()
-    payout.voided_by = actor
-    payout.void_reason = reason.strip()[:300]
-    payout.save(update_fields=["voided_at", "voided_by", "void_reason"])
-    cashbook.prize_voided(payout.award, actor=actor, reason=payout.void_reason)
-    audit.record(
-        "prizes.voided",
-        f"Payment to {payout.award.player.name} voided: {payout.void_reason}",
-        actor=actor,
-        tournament=payout.award.tournament,
-        target=payout,
-    )
-    return payout
 
 
 @transaction.atomic
@@ -461,7 +380,3 @@ def nominate(category: PrizeCategory, scope_group: str, winners: list[int], *, a
         target=nomination,
     )
     return nomination
-
-
-# The ledger's figures moved beside the cash book; the prize pages still import them here.
-from .ledger import Ledger, LedgerLine, ledger  # noqa: E402, F401

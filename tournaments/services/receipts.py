@@ -15,8 +15,9 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from PIL import Image, UnidentifiedImageError
 
+from tournaments.foundation.errors import UserFacingError
+
 from ..models.cashbook import new_receipt_name
-from .errors import UserFacingError
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_PIXELS = 40_000_000

@@ -14,10 +14,12 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from .. import waitlist as rules
+from tournaments.foundation import audit, changes
+from tournaments.foundation.errors import UserFacingError
+from tournaments.rules import waitlist as rules
+
 from ..models import EmailLog, Party, Player, Tournament
-from . import audit, mail
-from .errors import UserFacingError
+from . import mail
 
 
 @dataclass(frozen=True)
@@ -118,7 +120,7 @@ def _check_names(registrants: list[Registrant]) -> None:
             raise UserFacingError("Please give the player's name.", field="name")
 
 
-@transaction.atomic
+@changes.announces
 def register(
     tournament: Tournament,
     registrant: Registrant,
@@ -147,10 +149,11 @@ def register(
         tournament=tournament,
         target=player,
     )
+    changes.bump(tournament.pk)
     return player
 
 
-@transaction.atomic
+@changes.announces
 def register_party(
     tournament: Tournament,
     registrants: list[Registrant],
@@ -215,6 +218,7 @@ def register_party(
         )
         players.append(player)
     _confirm_by_email(players, party)
+    changes.bump(tournament.pk)
     return players
 
 

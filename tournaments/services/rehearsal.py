@@ -1,7 +1,7 @@
 """A whole event played through the same services the pages call, with the engine's dice.
 
 Used by `manage.py rehearse`, by `make demo` and by the load test. The dice follow the
-simulator exactly (`scoring.rules.simulate`): the stage is drawn with the rehearsal's seed
+simulator exactly (`tournaments.rules.simulate`): the stage is drawn with the rehearsal's seed
 and each pod rolls from the pod seed the simulator would give it, so the standings a
 rehearsal produces can be checked against `simulate --seed` for the same seed.
 
@@ -12,111 +12,37 @@ makes that secret from its seed, so the same seed replays the whole evening.
 
 from __future__ import annotations
 
-import datetime
-import hashlib
 import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils import timezone
 
-from scoring.models import CardEntry, TableResult
+from scoring.models import TableResult
 from scoring.rules import SECOND_PERSON, play_pod_round
+from scoring.rules.seating import draw_pods
 from scoring.services import cards as card_service
+from scoring.services import rounds
 from scoring.services.results import ResultEntry, Tally, current_result, record_result
+from scoring.services.seating import seating_by_pod
 
+from ..foundation.text import amount
 from ..models import (
     FinalTable,
-    LedgerEntry,
-    Payout,
     Player,
     Pod,
     Printout,
-    PrizeAward,
     Qualifier,
-    RosterChange,
-    RulePreset,
-    Seat,
     Stage,
     Tournament,
-    TournamentRole,
-    TravelingPass,
-    UserProfile,
 )
-from ..seating import draw_pods
-from . import advancement, registration, rehearsal_cash, rounds, stages
+from . import advancement, final_table, rehearsal_cash, stages
+from . import ledger as ledger_service
+from . import payouts as payout_service
 from . import printouts as printout_service
 from . import prizes as prize_service
-from .rehearsal_crowd import register_crowd
-from .seating import seating_by_pod
+from .rehearsal_event import create_event, purge_tournament, staff_accounts
 
-FIRST = [
-    "Ann",
-    "Barb",
-    "Carol",
-    "Dee",
-    "Edie",
-    "Fran",
-    "Gail",
-    "Hannah",
-    "Iris",
-    "Jan",
-    "Kay",
-    "Lori",
-    "Mae",
-    "Nell",
-    "Opal",
-    "Pam",
-    "Rita",
-    "Stacy",
-    "Tess",
-    "Uma",
-    "Vera",
-    "Wanda",
-    "Yolanda",
-    "Zoe",
-    "Bob",
-    "Carl",
-    "Dan",
-    "Ed",
-    "Gus",
-    "Hal",
-    "Ike",
-    "Joe",
-    "Lynn",
-    "Meg",
-    "Nora",
-    "Olive",
-]
-LAST = [
-    "Adams",
-    "Baker",
-    "Cruz",
-    "Diaz",
-    "Evans",
-    "Ford",
-    "Garcia",
-    "Hill",
-    "Irwin",
-    "Jones",
-    "King",
-    "Lopez",
-    "Moore",
-    "Nash",
-    "Ortiz",
-    "Park",
-    "Quinn",
-    "Reed",
-    "Smith",
-    "Turner",
-    "Underwood",
-    "Vance",
-    "White",
-    "Young",
-    "Zimmer",
-]
 PODS_PER_STAFF = 2
 CORRECTION_EVERY = 9  # every ninth table is first entered with the wrong winner, then fixed
 
@@ -206,67 +132,6 @@ def pod_seeds(n_players: int, seed: int) -> list[int]:
     return [master.getrandbits(64) for _ in pods]
 
 
-def _staff_accounts(tournament: Tournament, n_staff: int) -> list:
-    User = get_user_model()
-    staff = []
-    for i in range(1, n_staff + 1):
-        user, _ = User.objects.get_or_create(username=f"{tournament.slug}-staff{i}"[:150])
-        UserProfile.objects.get_or_create(user=user)
-        TournamentRole.objects.get_or_create(tournament=tournament, user=user, role="staff")
-        staff.append(user)
-    return staff
-
-
-def practice_secret(seed: int) -> str:
-    """A practice event's draw secret: anyone can work it out, which is fine for practice."""
-    return hashlib.sha256(f"bunco rehearsal {seed}".encode()).hexdigest()
-
-
-def create_event(
-    *,
-    players: int,
-    preset: str,
-    seed: int,
-    slug: str,
-    organiser_name: str = "organiser",
-    entry_fee: int = 20,
-) -> tuple[Tournament, Any]:
-    """Registers and checks in `players` people through the registration services."""
-    User = get_user_model()
-    organiser, _ = User.objects.get_or_create(username=organiser_name)
-    UserProfile.objects.get_or_create(user=organiser)
-    tournament = Tournament.objects.create(
-        name=f"Rehearsal {preset} {seed}" if slug.startswith("rehearsal") else slug,
-        slug=slug,
-        charity="Rehearsal charity",
-        date=timezone.localdate() + datetime.timedelta(days=7),
-        venue="Rehearsal hall",
-        entry_fee=entry_fee,
-        capacity=max(players, 4),
-        qualifying_sets=3,
-        preset=RulePreset.objects.get(slug=preset),
-        registration_open=True,
-        check_in_open=True,
-        created_by=organiser,
-        draw_secret=practice_secret(seed),
-    )
-    TournamentRole.objects.create(tournament=tournament, user=organiser, role="organiser")
-    rng = random.Random(seed)
-    names = [f"{rng.choice(FIRST)} {rng.choice(LAST)}" for _ in range(players)]
-    register_crowd(
-        tournament,
-        [
-            registration.Registrant(
-                name=name, email=f"{name.lower().replace(' ', '.')}.{i}@rehearsal.invalid"
-            )
-            for i, name in enumerate(names)
-        ],
-    )
-    for i, player in enumerate(registration.active_players(tournament).order_by("pk")):
-        rehearsal_cash.arrive(player, i, organiser)
-    return tournament, organiser
-
-
 def play_round(
     stage: Stage,
     round_number: int,
@@ -327,25 +192,6 @@ def _tie_break_record(tie_break) -> dict:
         "winner": tie_break.winner,
         "rolls": [{"seat": r.seat + 1, "dice": list(r.dice)} for r in tie_break.rolls],
     }
-
-
-def purge_tournament(tournament: Tournament) -> None:
-    """Deletes a rehearsal or demo event whole; results are protected from casual deletes."""
-    TravelingPass.objects.filter(tournament=tournament).delete()
-    LedgerEntry.objects.filter(tournament=tournament).update(reverses=None)
-    LedgerEntry.objects.filter(tournament=tournament).delete()
-    Payout.objects.filter(award__tournament=tournament).delete()
-    PrizeAward.objects.filter(tournament=tournament).delete()
-    FinalTable.objects.filter(tournament=tournament).delete()
-    Qualifier.objects.filter(from_stage__tournament=tournament).delete()
-    CardEntry.objects.filter(stage__tournament=tournament).update(supersedes=None)
-    CardEntry.objects.filter(stage__tournament=tournament).delete()
-    results = TableResult.objects.filter(pod__stage__tournament=tournament)
-    results.update(supersedes=None)
-    results.delete()
-    Seat.objects.filter(pod__stage__tournament=tournament).delete()
-    RosterChange.objects.filter(pod__stage__tournament=tournament).delete()
-    tournament.delete()
 
 
 def pod_staff(pod: Pod, organiser) -> tuple:
@@ -439,10 +285,10 @@ def play_finals(tournament: Tournament, qualifying: Stage, *, organiser, staff, 
     }
     report = play_stage(semi, seeds, organiser=organiser, last=semi.round_count)
     settle_roll_offs(semi, organiser=organiser)
-    final = advancement.seat_final(tournament, actor=organiser)
-    advancement.roll_for_order(final, actor=organiser)
+    final = final_table.seat_final(tournament, actor=organiser)
+    final_table.roll_for_order(final, actor=organiser)
     while final.winner_id is None:
-        advancement.throw(final, actor=organiser)
+        final_table.throw(final, actor=organiser)
         final.refresh_from_db()
     return report
 
@@ -479,14 +325,14 @@ def award_and_pay(tournament: Tournament, *, organiser, seed: int) -> dict[str, 
     awards = prize_service.award(tournament, actor=organiser)
     for n, award in enumerate(awards):
         back = rehearsal_cash.give_back_cents(award.amount_cents) if n == 0 else 0
-        prize_service.pay(
+        payout_service.pay(
             award, actor=organiser, present=True, id_checked=True, give_back_cents=back
         )
-    books = prize_service.ledger(tournament)
+    books = ledger_service.ledger(tournament)
     return {
         "awarded": len(awards),
-        "total_awarded": f"{books.awarded_cents / 100:.2f}",
-        "total_paid": f"{books.paid_cents / 100:.2f}",
+        "total_awarded": amount(books.awarded_cents),
+        "total_paid": amount(books.paid_cents),
     }
 
 
@@ -533,7 +379,7 @@ def rehearse(
         players=players, preset=preset, seed=seed, slug=slug, entry_fee=entry_fee
     )
     stage = stages.draw_qualifying(tournament, actor=organiser, seed=seed, spread_groups=False)
-    staff = _staff_accounts(tournament, max(1, -(-stage.pods.count() // PODS_PER_STAFF)))
+    staff = staff_accounts(tournament, max(1, -(-stage.pods.count() // PODS_PER_STAFF)))
     staff_pods(stage, staff, organiser)
     rehearsal = Rehearsal(tournament, players, seed)
     seeds = {number: random.Random(s) for number, s in enumerate(pod_seeds(players, seed), start=1)}

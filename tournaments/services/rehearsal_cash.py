@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import cashbook as book
+from tournaments.rules import cashbook as book
+
+from ..foundation.text import money
 from ..models import Player, Tournament
 from . import cash_boxes, cash_planner, cashbook, checkin
 
@@ -88,7 +90,7 @@ def end_of_night(tournament: Tournament, actor) -> dict[str, Any]:
         )
     totals = cashbook.totals(tournament)
     return {
-        "money_in": book.dollars(totals.money_in_cents),
-        "net_raised": book.dollars(totals.net_raised_cents),
+        "money_in": money(totals.money_in_cents),
+        "net_raised": money(totals.net_raised_cents),
         "comped": totals.comped_count,
     }

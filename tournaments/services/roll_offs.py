@@ -1,7 +1,7 @@
 """One tie, one roll-off: the stored roll-offs as the cut and the prizes read them.
 
 A roll-off is stored once (`RollOff`), whichever page threw it. The cut reads its own and
-the prizes'; the prizes read their own and the cut's; `tournaments.roll_offs` says which
+the prizes'; the prizes read their own and the cut's; `tournaments.rules.roll_offs` says which
 tie is which, and each side checks that the other's faces settle its own tie before using
 them. Only the newest version of a roll-off counts: an earlier one is kept, not used.
 """
@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoring.rules import RuleError
-from scoring.rules.advancement import Tie, settle
+from tournaments.rules.advancement import Tie, settle
+from tournaments.rules.roll_offs import Tied, cut_key, cut_tied, prize_tied, settled_by
 
 from ..models import PrizeCategory, Qualifier, RollOff, Stage, Tournament
-from ..prizes import PrizeTie, settle_prize_tie
-from ..roll_offs import Tied, cut_key, cut_tied, prize_tied, settled_by
+from ..rules.prizes import PrizeTie, settle_prize_tie
 
 
 @dataclass(frozen=True)

@@ -7,15 +7,15 @@ and the cut work from those alone.
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.utils import timezone
 
+from tournaments.foundation import audit, changes
+from tournaments.foundation.errors import UserFacingError
+
 from ..models import Round, Stage
-from . import audit
-from .errors import UserFacingError
 
 
-@transaction.atomic
+@changes.announces
 def end_stage_early(stage: Stage, reason: str, *, actor) -> Stage:
     """Finishes the stage after its last closed round, with the reason in the audit log.
 
@@ -56,4 +56,5 @@ def end_stage_early(stage: Stage, reason: str, *, actor) -> Stage:
         target=stage,
         data={"played": len(played), "not_played": [r.number for r in skipped], "reason": reason},
     )
+    changes.bump(stage.tournament_id)
     return stage

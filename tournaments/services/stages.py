@@ -14,15 +14,16 @@ from django.db.models import Max
 from django.utils import timezone
 
 from scoring.rules import RuleSet
+from scoring.rules.seating import SeatingError, draw_pods
 from scoring.rules.table import partner_of
+from scoring.services.seating import seat_rows, seating_by_pod, token_of
+from tournaments.foundation import audit, changes, locks
+from tournaments.foundation.errors import UserFacingError
+from tournaments.rules.draws import pods_subject
 
-from ..draws import pods_subject
+from ..foundation.text import count
 from ..models import Player, Pod, RosterChange, Round, Seat, Stage, Tournament
-from ..seating import SeatingError, draw_pods
-from ..words import count
-from . import audit, draws, locks
-from .errors import UserFacingError
-from .seating import seat_rows, seating_by_pod, token_of
+from . import draws
 
 DRAW_ALGORITHM = "draw_pods/2"
 # How each stored algorithm splits the players into pods: "draw_pods/1" draws (the even split)
@@ -77,7 +78,7 @@ def create_rounds(stage: Stage) -> list[Round]:
     )
 
 
-@transaction.atomic
+@changes.announces
 def draw_stage(
     tournament: Tournament,
     player_ids: list[int],
@@ -140,22 +141,22 @@ def draw_stage(
         target=stage,
         data={"seed": seed, "pods": len(pods), "ghosts": ghosts},
     )
+    changes.bump(tournament.pk)
     return stage
 
 
-@transaction.atomic
+@changes.announces
 def draw_qualifying(
     tournament: Tournament, *, actor, seed: int | None = None, spread_groups: bool = True
 ) -> Stage:
     """Closes check-in and draws the checked-in players into the qualifying pods.
 
     `seed` is for practice runs only (see `draws.next_seed`); pages never pass one."""
-    players = tournament.players.filter(
-        status=Player.Status.REGISTERED, checked_in_at__isnull=False
-    ).values_list("id", "group_name")
+    players = tournament.players.playing().values_list("id", "group_name")
     ids = [pk for pk, _ in players]
     groups = {pk: g.strip().lower() for pk, g in players if g.strip()} if spread_groups else {}
     Tournament.objects.filter(pk=tournament.pk).update(check_in_open=False)
+    changes.bump(tournament.pk)
     return draw_stage(
         tournament,
         ids,
@@ -228,7 +229,7 @@ def _apply_now(pod: Pod, round_: Round, old: int, new: int) -> None:
     seat.update(player_id=new if new > 0 else None, ghost=-new if new < 0 else None)
 
 
-@transaction.atomic
+@changes.announces
 def seat_late_arrival(stage: Stage, player: Player, *, actor, pod: Pod | None = None) -> Pod:
     """Puts a late player in a ghost's seat from the next round on; nobody else moves.
 
@@ -277,10 +278,11 @@ def seat_late_arrival(stage: Stage, player: Player, *, actor, pod: Pod | None = 
         target=player,
         data={"pod": candidate.number, "round": round_.number, "ghost": ghost},
     )
+    changes.bump(stage.tournament_id)
     return candidate
 
 
-@transaction.atomic
+@changes.announces
 def player_leaves(stage: Stage, player: Player, *, actor) -> Pod:
     """A ghost takes a leaving player's seat from the next round on (pods locked, as for a
     late arrival)."""
@@ -318,6 +320,7 @@ def player_leaves(stage: Stage, player: Player, *, actor) -> Pod:
         target=player,
         data={"pod": pod.number, "round": round_.number, "ghost": ghost},
     )
+    changes.bump(stage.tournament_id)
     return pod
 
 
@@ -327,7 +330,7 @@ def seat_ghosts(pod: Pod) -> list[int]:
     )
 
 
-@transaction.atomic
+@changes.announces
 def set_hostess(pod: Pod, player: Player | None, *, actor) -> None:
     if player is not None and player.pk not in pod_player_ids(pod):
         raise UserFacingError(f"{player.name} does not play in {pod}.")
@@ -341,6 +344,7 @@ def set_hostess(pod: Pod, player: Player | None, *, actor) -> None:
         tournament=pod.stage.tournament,
         target=pod,
     )
+    changes.bump(pod.stage.tournament_id)
 
 
 def pod_player_ids(pod: Pod) -> set[int]:

@@ -8,9 +8,21 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils.text import slugify
 
-from ..models import Player, Role, Tournament, TournamentRole
-from . import audit
-from .errors import UserFacingError
+from tournaments.foundation import audit, changes
+from tournaments.foundation.errors import UserFacingError
+
+from ..models import (
+    ChangeCounter,
+    Player,
+    Qualifier,
+    Role,
+    RollOff,
+    Stage,
+    Tournament,
+    TournamentRole,
+)
+from ..models.players import PLAYING
+from . import waitlist
 
 
 def unique_slug(name: str, date) -> str:
@@ -30,6 +42,9 @@ def create_tournament(tournament: Tournament, *, actor) -> Tournament:
     TournamentRole.objects.create(
         tournament=tournament, user=actor, role=Role.ORGANISER, created_by=actor
     )
+    # Made with the tournament: a first bump that had to insert it would take a key-share
+    # lock on the tournament row last, out of the lock order (locks.py).
+    ChangeCounter.objects.create(tournament=tournament)
     audit.record(
         "tournament.created",
         f"{tournament.name} created",
@@ -47,7 +62,7 @@ SWITCHES = {
 }
 
 
-@transaction.atomic
+@changes.announces
 def set_switch(tournament: Tournament, switch: str, value: bool, *, actor) -> None:
     if switch not in SWITCHES:
         raise UserFacingError(f"Unknown setting {switch!r}.")
@@ -59,6 +74,7 @@ def set_switch(tournament: Tournament, switch: str, value: bool, *, actor) -> No
     audit.record(
         f"tournament.{switch}_{state}", f"{label} {state}", actor=actor, tournament=tournament
     )
+    changes.bump(tournament.pk)
 
 
 @dataclass(frozen=True)
@@ -84,7 +100,7 @@ def counts(tournament: Tournament) -> Counts:
     active = Q(status=Player.Status.REGISTERED)
     row = tournament.players.aggregate(
         registered=Count("id", filter=active),
-        checked_in=Count("id", filter=active & Q(checked_in_at__isnull=False)),
+        checked_in=Count("id", filter=PLAYING),
         withdrawn=Count("id", filter=Q(status=Player.Status.WITHDRAWN)),
         walk_ins=Count("id", filter=active & Q(source=Player.Source.WALK_IN)),
         costume=Count("id", filter=active & Q(costume_contest=True)),
@@ -95,6 +111,9 @@ def counts(tournament: Tournament) -> Counts:
 # Changing these once pods are drawn would change the rounds already played (sets) or the
 # rules the tables were scored by (preset), so they are fixed from the first draw on.
 FIXED_ONCE_DRAWN = {"qualifying_sets": "the number of sets", "preset": "the rules"}
+# The cut's settings are fixed once a roll-off or the qualifiers are recorded, and the
+# semi-final's length once it is drawn: changing them would change decided results.
+CUT_FIELDS = ("wins_places", "buncos_places", "top_both")
 
 
 def settings_refusals(saved: Tournament, changed: list[str], capacity: int) -> dict[str, str]:
@@ -114,13 +133,30 @@ def settings_refusals(saved: Tournament, changed: list[str], capacity: int) -> d
             refusals[name] = (
                 f"Fixed now: the pods are drawn, so {FIXED_ONCE_DRAWN[name]} can no longer change."
             )
+    cut = [f for f in CUT_FIELDS if f in changed]
+    if cut and (
+        RollOff.objects.filter(tournament=saved, kind=RollOff.Kind.CUT).exists()
+        or Qualifier.objects.filter(from_stage__tournament=saved).exists()
+    ):
+        for name in cut:
+            refusals[name] = "Fixed now: roll-offs or qualifiers of this event are recorded."
+    if "semi_final_sets" in changed and saved.stages.filter(kind=Stage.Kind.SEMI_FINAL).exists():
+        refusals["semi_final_sets"] = "Fixed now: the semi-final is drawn."
     return refusals
 
 
-@transaction.atomic
-def update_tournament(edited: Tournament, changed: list[str], *, actor) -> Tournament:
+@dataclass(frozen=True)
+class Updated:
+    tournament: Tournament
+    promoted: list[Player]  # waitlisted players who got a place the change freed
+
+
+@changes.announces
+def update_tournament(edited: Tournament, changed: list[str], *, actor) -> Updated:
     """Saves the settings form's changes, checked again under the tournament's lock so a
-    registration or a draw that landed since the form was read cannot slip past."""
+    registration or a draw that landed since the form was read cannot slip past. A larger
+    capacity or a looser party rule gives freed places to the waitlist in the same
+    transaction, so nobody can take them in between."""
     saved = Tournament.objects.select_for_update().get(pk=edited.pk)
     refusals = settings_refusals(saved, changed, edited.capacity)
     if refusals:
@@ -133,4 +169,8 @@ def update_tournament(edited: Tournament, changed: list[str], *, actor) -> Tourn
         tournament=edited,
         data={"fields": changed},
     )
-    return edited
+    promoted = []
+    if {"capacity", "party_fit"} & set(changed):
+        promoted = waitlist.fill_after_change(edited, actor=actor)
+    changes.bump(edited.pk)
+    return Updated(edited, promoted)

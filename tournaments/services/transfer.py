@@ -2,7 +2,8 @@
 server, either way (`manage.py export_tournament` and `import_tournament`).
 
 The file is readable JSON: a format name and version, the accounts and rule presets the event
-refers to, and one list of rows per model, each row its field names and values, with foreign
+refers to, and one list of rows per model (which models, in which order, and where ids hide
+inside JSON: `transfer_graph`), each row its field names and values, with foreign
 keys as the exporting database's ids. An import first checks every row (see
 `transfer_checks`), then inserts every row anew, because the target may
 hold other tournaments: each id is translated to the one its row gets there, also where ids sit
@@ -29,6 +30,9 @@ Decisions a person may ask about:
   receipts stay behind the same way: the ledger entry travels with its receipt name emptied.
 - An audit entry whose target row no longer exists (a roll-off thrown again for a changed tie)
   keeps its action, summary and target type but not the id, which would name an unrelated row.
+- The phones' write receipts (idempotency keys) and sync times stay behind: they answer a
+  phone's retry on the server it sent to, and a copy imported beside the original would
+  repeat its keys, which are unique.
 - Timestamps and seeds are kept exactly; `auto_now` fields are written back after the insert.
   The draw secret and the list of draws travel too, so a moved event's draws still check
   out against the fingerprint shown before it moved.
@@ -37,28 +41,42 @@ Decisions a person may ask about:
 from __future__ import annotations
 
 import datetime
-import functools
 import json
 import os
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import DatabaseError, connection, models, transaction
 from django.utils import timezone
 
-from ..forms.numbers import whole_number
 from ..models import Printout, RulePreset, Tournament, UserProfile
 from ..models.printouts import FILE_NAME
 from .presets import unique_preset_slug
 from .transfer_checks import TransferError, check_fields, check_rows, describe, read_json
+from .transfer_graph import (
+    ACCOUNT,
+    ACCOUNT_FIELDS,
+    ACCOUNT_KEYS,
+    LEDGER,
+    MODELS,
+    PRESET,
+    PRINTOUT,
+    STAY_BEHIND,
+    TOURNAMENT,
+    Relabel,
+    foreign_keys,
+    insert_order,
+    label_of,
+    owner_path,
+    scoped_models,
+)
 
 FORMAT = "bunco-tournament"
 # 2: the draw list and secret, invitations, staff's last-bunco marks, and the presets' sets,
@@ -68,292 +86,11 @@ FORMAT = "bunco-tournament"
 # version-2 file is refused by name rather than converted: converting would be a second copy
 # of migration 0016's reading of the stored dice; import it on the site version that made it
 # and let the migration convert it there.
-VERSION = 3
-
-TOURNAMENT = "tournaments.tournament"
-PLAYER = "tournaments.player"
-AWARD = "tournaments.prizeaward"
-CATEGORY = "tournaments.prizecategory"
-ROLL_OFF = "tournaments.rolloff"
-AUDIT = "tournaments.auditentry"
-ACCOUNT = "auth.user"
-PRESET = "tournaments.rulepreset"
-PRINTOUT = "tournaments.printout"
-LEDGER = "tournaments.ledgerentry"
-
-# Every model with a foreign-key path to Tournament; `scoped_models()` finds them from _meta.
-MODELS = frozenset(
-    {
-        TOURNAMENT,
-        "tournaments.tournamentrole",
-        "tournaments.invitation",
-        PLAYER,
-        "tournaments.party",
-        "tournaments.cardproblem",
-        "tournaments.emaillog",
-        "tournaments.stage",
-        "tournaments.pod",
-        "tournaments.pod_staff",
-        "tournaments.round",
-        "tournaments.seat",
-        "tournaments.rosterchange",
-        ROLL_OFF,
-        "tournaments.qualifier",
-        "tournaments.finaltable",
-        "tournaments.finalseat",
-        "tournaments.finalthrow",
-        CATEGORY,
-        "tournaments.prizenomination",
-        "tournaments.travelingpass",
-        "tournaments.lastbuncomark",
-        AWARD,
-        "tournaments.payout",
-        PRINTOUT,
-        "tournaments.draw",
-        AUDIT,
-        "scoring.tableresult",
-        "scoring.rollcredit",
-        "scoring.cardentry",
-        LEDGER,
-        "tournaments.cashbox",
-        "tournaments.cashbooksettings",
-    }
-)
-ACCOUNT_FIELDS = (
-    "username",
-    "password",
-    "first_name",
-    "last_name",
-    "email",
-    "is_active",
-    "date_joined",
-    "last_login",
-)
-# What an account row holds besides ACCOUNT_FIELDS (see `_accounts`).
-ACCOUNT_KEYS = frozenset({"id", *ACCOUNT_FIELDS, "must_change_password"})
-# Audit entries' data names ids under these keys (see `audit.record`'s callers).
-AUDIT_DATA_IDS = {"player": PLAYER, "players": PLAYER, "award": AWARD}
-# JSON fields that hold no ids, so they travel as they are.
-PLAIN_JSON = frozenset(
-    {
-        ("tournaments.stage", "rules"),
-        (ROLL_OFF, "faces"),
-        ("tournaments.finalthrow", "dice"),
-        (CATEGORY, "amounts_cents"),
-        ("scoring.tableresult", "tie_break"),
-        ("scoring.cardentry", "rounds"),
-        ("tournaments.cashbox", "counts"),
-    }
-)
-
-
-@functools.cache
-def _foreign_keys(model: type[models.Model]) -> tuple[models.ForeignKey, ...]:
-    return tuple(f for f in model._meta.concrete_fields if isinstance(f, models.ForeignKey))
-
-
-def _label(model: type[models.Model]) -> str:
-    return model._meta.label_lower
-
-
-def scoped_models() -> set[str]:
-    """Every model (many-to-many tables included) with a chain of foreign keys to Tournament."""
-    every = apps.get_models(include_auto_created=True)
-    scoped = {Tournament}
-    grew = True
-    while grew:
-        grew = False
-        for model in every:
-            if model not in scoped and any(f.related_model in scoped for f in _foreign_keys(model)):
-                scoped.add(model)
-                grew = True
-    return {_label(m) for m in scoped}
-
-
-def _owner_path(model: type[models.Model]) -> tuple[bool, int, str]:
-    """The lookup from a model to its tournament: foreign keys that cannot be empty first,
-    then the shortest chain (an audit entry's tournament may be empty; it has no other)."""
-    if model is Tournament:
-        return False, 0, "pk"
-    best = None
-    for f in _foreign_keys(model):
-        if f.related_model is model or _label(f.related_model) not in MODELS:
-            continue
-        nullable, hops, rest = _owner_path(f.related_model)
-        path = f.name if rest == "pk" else f"{f.name}__{rest}"
-        candidate = (nullable or f.null, hops + 1, path)
-        best = candidate if best is None else min(best, candidate)
-    return best
-
-
-# --- ids inside JSON ----------------------------------------------------------------------------
-
-
-class Relabel:
-    """Rewrites every reference in an export's rows with `new(label, old_id)`: for an import
-    the ids the rows got in the target database, for a comparison each row's position.
-
-    `new` returns None for an id it does not know; a reference that must exist then stops the
-    import with the row that holds it.
-    """
-
-    def __init__(self, export: dict, new: Callable[[str, int], Any]) -> None:
-        self.new = new
-        rows = export["models"]
-        self.categories = {row["id"]: row.get("scope") for row in rows[CATEGORY]}
-        self.roll_off_scopes = {row["id"]: row.get("scope") for row in rows[ROLL_OFF]}
-
-    def id(self, label: str, old: Any, where: str) -> Any:
-        if not isinstance(old, int) or isinstance(old, bool):
-            raise TransferError(f"{where}: {old!r:.40} is not an id.")
-        new = self.new(label, old)
-        if new is None:
-            noun = "account" if label == ACCOUNT else apps.get_model(label)._meta.verbose_name
-            raise TransferError(f"{where}: {noun} {old} is not in the file.")
-        return new
-
-    def players(self, ids: Any, where: str) -> list:
-        if not isinstance(ids, list):
-            raise TransferError(f"{where}: expected a list of player ids, got {ids!r}.")
-        return [self.id(PLAYER, p, where) for p in ids]
-
-    def tied(self, scope: Any, ids: Any, where: str) -> list:
-        """A roll-off's players, or pod numbers (which stay) for a best-pod prize."""
-        if scope == "pod_group":
-            return ids
-        return self.players(ids, where)
-
-    def row(self, model: type[models.Model], row: dict) -> dict:
-        """The row with its foreign keys, JSON ids and audit target translated; not its id.
-        Ids inside JSON of another shape than the site writes stop the import here."""
-        label = _label(model)
-        where = describe(model, row)
-        out = dict(row)
-        for f in _foreign_keys(model):
-            if out.get(f.name) is not None:
-                out[f.name] = self.id(_target(f), out[f.name], f"{where}, {f.name}")
-        for name, rewrite in JSON_IDS.get(label, {}).items():
-            if out.get(name) is not None:
-                try:
-                    out[name] = rewrite(self, row[name], row, f"{where}, {name}")
-                except (KeyError, TypeError, ValueError, AttributeError) as exc:
-                    raise TransferError(
-                        f"{where}, {name}: not in the shape this site writes "
-                        f"({type(exc).__name__}: {exc!s:.80})."
-                    ) from exc
-        if label == AUDIT and row.get("target_id"):
-            target = row.get("target_type")
-            known = target in MODELS or target in (ACCOUNT, PRESET)
-            old = whole_number(row["target_id"]) if isinstance(row["target_id"], str) else None
-            if old is None:
-                raise TransferError(f"{where}, target_id: {row['target_id']!r:.40} is not an id.")
-            new = self.new(target, old) if known else None
-            out["target_id"] = "" if new is None else str(new)
-        return out
-
-
-@functools.cache
-def _target(f: models.ForeignKey) -> str:
-    label = _label(f.related_model)
-    if label in MODELS or label == PRESET:
-        return label
-    if f.related_model is get_user_model():
-        return ACCOUNT
-    raise TransferError(f"{_label(f.model)}.{f.name} refers to {label}, which cannot be moved.")
-
-
-def _draw_input(rl: Relabel, value: dict, row: dict, where: str) -> dict:
-    groups = value.get("groups") or {}
-    return {
-        **value,
-        "players": rl.players(value["players"], where),
-        "groups": {str(rl.id(PLAYER, int(k), where)): g for k, g in groups.items()},
-    }
-
-
-def _throws(rl: Relabel, value: list, row: dict, where: str) -> list:
-    """A roll-off's throws: one mapping of player id (as text) to face per throw."""
-    return [{str(rl.id(PLAYER, int(k), where)): face for k, face in t.items()} for t in value]
-
-
-def _nominees(rl: Relabel, value: list, row: dict, where: str) -> list:
-    if rl.categories.get(row["category"]) == "pod_group":
-        return value
-    return rl.players(value, where)
-
-
-def _audit_data(rl: Relabel, value: dict, row: dict, where: str) -> dict:
-    out = dict(value)
-    for key, label in AUDIT_DATA_IDS.items():
-        if isinstance(out.get(key), list):
-            out[key] = [rl.id(label, old, where) for old in out[key]]
-        elif out.get(key) is not None:
-            out[key] = rl.id(label, out[key], where)
-    if isinstance(out.get("replaces"), dict) and row["target_type"] == ROLL_OFF:
-        # Written before re-throws became versions: the players of the throw it replaced.
-        scope = rl.roll_off_scopes.get(int(row["target_id"] or 0), "")
-        replaced = out["replaces"]
-        out["replaces"] = {**replaced, "players": rl.tied(scope, replaced["players"], where)}
-    return out
-
-
-def _player_ids(rl: Relabel, value: list, row: dict, where: str) -> list:
-    return rl.players(value, where)
-
-
-def _tied_players(rl: Relabel, value: list, row: dict, where: str) -> list:
-    return rl.tied(row.get("scope"), value, where)
-
-
-def _tied_throws(rl: Relabel, value: list, row: dict, where: str) -> list:
-    return value if row.get("scope") == "pod_group" else _throws(rl, value, row, where)
-
-
-# JSON fields that hold ids, by model: how to translate them. With PLAIN_JSON, every JSON field
-# of the moved models is listed (a test checks it), so a new one must be thought about.
-JSON_IDS: dict[str, dict[str, Callable[[Relabel, Any, dict, str], Any]]] = {
-    "tournaments.stage": {"draw_input": _draw_input},
-    ROLL_OFF: {
-        "players": _tied_players,
-        "winners": _tied_players,
-        "rounds": _tied_throws,
-    },
-    "tournaments.finaltable": {"order": _player_ids},
-    "tournaments.finalseat": {"pool": _player_ids},
-    "tournaments.prizenomination": {"winners": _nominees},
-    AUDIT: {"data": _audit_data},
-}
-# Models whose JSON names rows of these models, which must therefore be inserted first.
-JSON_NEEDS = {
-    "tournaments.stage": {PLAYER},
-    ROLL_OFF: {PLAYER},
-    "tournaments.finaltable": {PLAYER},
-    "tournaments.finalseat": {PLAYER},
-    "tournaments.prizenomination": {PLAYER, CATEGORY},
-    AUDIT: MODELS - {AUDIT},  # its target may be any row
-}
-
-
-def insert_order() -> list[type[models.Model]]:
-    """The moved models, each after every model its rows refer to."""
-    by_label = {_label(m): m for m in apps.get_models(include_auto_created=True)}
-    needs = {
-        label: {
-            _label(f.related_model)
-            for f in _foreign_keys(by_label[label])
-            if _label(f.related_model) in MODELS and f.related_model is not by_label[label]
-        }
-        | JSON_NEEDS.get(label, set())
-        for label in MODELS
-    }
-    order: list[str] = []
-    while len(order) < len(MODELS):
-        ready = sorted(label for label in MODELS - set(order) if needs[label] <= set(order))
-        if not ready:
-            raise TransferError("The moved models refer to each other in a circle.")
-        order += ready
-    return [by_label[label] for label in order]
-
+# 4: a prize award's note is data with player ids (`why`), not a sentence (`note`); a version-3
+# file is refused by name for the same reason, migration 0025 being the one reading of notes.
+# 5: the tournament's change counter (the room's live pages), moved with the event so it
+# keeps counting up.
+VERSION = 5
 
 # --- export -------------------------------------------------------------------------------------
 
@@ -406,9 +143,9 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
 def _export(tournament: Tournament) -> dict[str, Any]:
     rows: dict[str, list[dict]] = {}
     for model in insert_order():
-        lookup = _owner_path(model)[2]
+        lookup = owner_path(model)[2]
         objs = model._base_manager.filter(**{lookup: tournament.pk}).order_by("pk")
-        rows[_label(model)] = [_row(obj) for obj in objs]
+        rows[label_of(model)] = [_row(obj) for obj in objs]
     for printout in rows["tournaments.printout"]:
         printout["file"] = ""  # the PDFs stay behind (see the module's docstring)
     for entry in rows[LEDGER]:
@@ -416,8 +153,8 @@ def _export(tournament: Tournament) -> dict[str, Any]:
     presets = _presets_of(tournament.preset)
     users: set[int] = {p["owner"] for p in presets if p["owner"] is not None}
     for model in insert_order():
-        links = [f.name for f in _foreign_keys(model) if f.related_model is get_user_model()]
-        users |= {row[name] for row in rows[_label(model)] for name in links if row[name]}
+        links = [f.name for f in foreign_keys(model) if f.related_model is get_user_model()]
+        users |= {row[name] for row in rows[label_of(model)] for name in links if row[name]}
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -484,9 +221,9 @@ def check_format(data: Any) -> None:
     tables = data.get("models")
     if not isinstance(tables, dict):
         raise TransferError('The export has no "models".')
-    if set(tables) != MODELS:
-        missing = ", ".join(sorted(MODELS - set(tables))) or "none"
-        unknown = ", ".join(sorted(set(tables) - MODELS)) or "none"
+    if set(tables) != MODELS - STAY_BEHIND:
+        missing = ", ".join(sorted(MODELS - STAY_BEHIND - set(tables))) or "none"
+        unknown = ", ".join(sorted(set(tables) - (MODELS - STAY_BEHIND))) or "none"
         raise TransferError(
             f"The export's tables do not match this site's (missing: {missing}; unknown: "
             f"{unknown}); it was made by another version of the site."
@@ -568,10 +305,10 @@ def _check(data: dict[str, Any], slug: str | None) -> dict[str, list[dict]]:
         RulePreset, [relabel.row(RulePreset, row) for row in data["presets"]]
     )
     for model in insert_order():
-        rows = data["models"][_label(model)]
+        rows = data["models"][label_of(model)]
         if model is Tournament:
             rows = [{**tournament, "slug": slug}]
-        checked[_label(model)] = check_rows(model, [relabel.row(model, row) for row in rows])
+        checked[label_of(model)] = check_rows(model, [relabel.row(model, row) for row in rows])
     _check_printout_files(data["models"][PRINTOUT])
     return checked
 
@@ -683,9 +420,9 @@ class _Importer:
     def _insert(self, model: type[models.Model]) -> int:
         """Inserts one model's rows in their old order; fixes self-references and
         automatic timestamps once every row has its new id."""
-        label = _label(model)
+        label = label_of(model)
         rows = sorted(self.rows[label], key=lambda r: r["id"])
-        own = [f for f in _foreign_keys(model) if f.related_model is model]
+        own = [f for f in foreign_keys(model) if f.related_model is model]
         stamped = [
             f
             for f in model._meta.concrete_fields

@@ -42,7 +42,7 @@ from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils import timezone
 
-from .errors import UserFacingError
+from tournaments.foundation.errors import UserFacingError
 
 # A 600-player event exports to about 6 MB; the largest event the site allows (5,000) to ~55 MB.
 MAX_BYTES = 128 * 2**20

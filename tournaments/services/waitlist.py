@@ -14,10 +14,12 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from .. import waitlist as rules
+from tournaments.foundation import audit, changes
+from tournaments.foundation.errors import UserFacingError
+from tournaments.rules import waitlist as rules
+
 from ..models import EmailLog, Player, Stage, Tournament
-from . import audit, mail
-from .errors import UserFacingError
+from . import mail
 from .registration import active_players, lock_tournament
 from .stages import seat_late_arrival
 
@@ -190,7 +192,8 @@ def move(player: Player, to: int, *, actor) -> list[int]:
     return new_order
 
 
-@transaction.atomic
+# Counted by seat_late_arrival, at the end of this transaction.
+@changes.announces
 def seat_walk_in(player: Player, stage: Stage, *, actor) -> Player:
     """A waitlisted player who came to the door takes a ghost seat: registered, checked in
     and seated in one action (the ghost's place is over capacity on purpose: it was empty)."""

@@ -19,16 +19,18 @@ from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.views.generic import TemplateView, View
 
+from tournaments.foundation.errors import UserFacingError
+from tournaments.foundation.text import first_error
+
 from ..forms.advancement import OrderForm, StageChoiceForm, ThrowForm
-from ..forms.stages import first_error
+from ..foundation.text import count
 from ..models import Stage
 from ..permissions import TournamentPermissionMixin
 from ..presenters.advancement import UNITS, player_names, stages_shown
 from ..presenters.final_table import final_of, final_shown
 from ..services import advancement as service
 from ..services import draws as draw_service
-from ..services.errors import UserFacingError
-from ..words import count
+from ..services import final_table
 
 RUN = "stages.run"
 ENTER = "results.enter"
@@ -117,7 +119,7 @@ class DrawSemiFinalView(AdvancementAction):
 
 class SeatFinalView(AdvancementAction):
     def act(self):
-        final = service.seat_final(self.tournament, actor=self.request.user)
+        final = final_table.seat_final(self.tournament, actor=self.request.user)
         return (
             f"The final table is seated (draw code {final.seed}). Roll for the order of play.",
             reverse("final-table", args=[self.tournament.slug]),
@@ -179,7 +181,7 @@ class FinalOrderView(FinalAction):
     def act(self, final):
         form = OrderForm(self.request.POST)
         self.valid(form)
-        final = service.roll_for_order(final, actor=self.request.user, faces=form.faces)
+        final = final_table.roll_for_order(final, actor=self.request.user, faces=form.faces)
         if final.order:
             names = player_names(final.order)
             return (
@@ -194,7 +196,9 @@ class FinalThrowView(FinalAction):
     def act(self, final):
         form = ThrowForm(self.request.POST)
         data = self.valid(form)
-        made = service.throw(final, actor=self.request.user, dice=form.dice, number=data["number"])
+        made = final_table.throw(
+            final, actor=self.request.user, dice=form.dice, number=data["number"]
+        )
         name = player_names([made.player_id])[made.player_id]
         dice = " ".join(map(str, made.dice))
         if len(set(made.dice)) == 1:

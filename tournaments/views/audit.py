@@ -4,9 +4,9 @@ from django.urls import path
 from django.views.generic import ListView
 
 from scoring.models import TableResult
+from tournaments.foundation.audit_words import KINDS, sentence
 
-from ..audit_words import KINDS, sentence
-from ..forms.numbers import whole_number
+from ..foundation.text import whole_number
 from ..permissions import TournamentPermissionMixin
 
 

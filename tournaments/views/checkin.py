@@ -16,14 +16,16 @@ from django.urls import path, reverse
 from django.views.generic import View
 from django_htmx.http import HttpResponseClientRedirect, replace_url
 
-from .. import cashbook as book
+from tournaments.foundation.errors import UserFacingError
+from tournaments.rules import cashbook as book
+
 from ..forms.cashbook import FeeForm
 from ..forms.checkin import WalkInForm
 from ..forms.search import SearchForm
+from ..foundation.text import money
 from ..permissions import TournamentPermissionMixin, permissions_of
 from ..services import cashbook, mail
 from ..services import checkin as service
-from ..services.errors import UserFacingError
 from ..services.parties import promoted_to_tell
 from ..services.tournaments import counts
 
@@ -75,7 +77,7 @@ class CheckInPermissionMixin(TournamentPermissionMixin):
         cents = cashbook.fee_cents(self.tournament)
         codes = permissions_of(self.request.user, self.tournament)
         return {
-            "fee": book.dollars(cents),
+            "fee": money(cents),
             "takes_fees": cents > 0 and "money.record" in codes,
             "paid_methods": PAID_METHODS,
         }
@@ -150,13 +152,16 @@ class PlayerActionView(CheckInPermissionMixin, View):
         player = service.find_player(self.tournament, pk)
         query = self.query(request.POST)
         try:
-            outcome = self.action(player, request.user)
+            outcome = self.act(player)
         except UserFacingError as exc:
             level, message = "danger", exc.message
         else:
             level = "success" if outcome.changed else "warning"
             message = outcome.message
         return self.answer(player, query, level, message)
+
+    def act(self, player):
+        return self.action(player, self.request.user)
 
     def answer(self, player, query: str, level: str, message: str):
         if not self.request.htmx:
@@ -172,7 +177,9 @@ class PlayerActionView(CheckInPermissionMixin, View):
 
 
 class CheckInView(PlayerActionView):
-    action = staticmethod(service.check_in)
+    def act(self, player):
+        key = self.request.POST.get("idempotency_key")
+        return service.check_in(player, self.request.user, idempotency_key=key)
 
 
 class UndoCheckInView(PlayerActionView):

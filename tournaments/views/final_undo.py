@@ -7,11 +7,12 @@ from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.views.generic import View
 
+from tournaments.foundation.errors import UserFacingError
+from tournaments.foundation.text import first_error
+
 from ..forms.advancement import VoidThrowForm
-from ..forms.stages import first_error
 from ..models import FinalTable
 from ..permissions import TournamentPermissionMixin
-from ..services.errors import UserFacingError
 from ..services.final_undo import void_last_throw
 
 

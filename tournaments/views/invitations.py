@@ -4,10 +4,11 @@ from django.shortcuts import redirect
 from django.urls import path
 from django.views.generic import TemplateView
 
+from tournaments.foundation.errors import UserFacingError
+
 from ..models import Invitation
 from ..permissions import AUTHENTICATED, PermissionMixin
 from ..services import invitations
-from ..services.errors import UserFacingError
 
 
 class InvitationView(PermissionMixin, TemplateView):

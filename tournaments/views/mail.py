@@ -8,12 +8,13 @@ from django.shortcuts import redirect
 from django.urls import path
 from django.views.generic import TemplateView, View
 
+from tournaments.foundation.errors import UserFacingError
+
+from ..mixins.players import PlayerLinkMixin
 from ..models import EmailLog
 from ..permissions import PUBLIC, TournamentPermissionMixin
 from ..services import mail, player_self
-from ..services.errors import UserFacingError
 from ..services.registration import send_code_again
-from .player_page import PlayerLinkMixin
 
 LOG_LIMIT = 200
 

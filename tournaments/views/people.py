@@ -4,13 +4,14 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import path, reverse
 from django.views.generic import TemplateView, View
 
+from tournaments.foundation.errors import UserFacingError
+from tournaments.foundation.site import site_url
+
 from ..forms.people import ExistingAccountForm, NewAccountForm
 from ..lockout import locks_of, username_key
 from ..models import Invitation, TournamentRole
 from ..permissions import TournamentPermissionMixin
 from ..services import accounts, invitations
-from ..services.errors import UserFacingError
-from ..services.printouts.links import site_url
 
 
 class PeopleView(TournamentPermissionMixin, TemplateView):

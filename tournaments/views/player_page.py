@@ -8,36 +8,22 @@ signature was changed is a 404, like a page that does not exist. A fixed number 
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.views.generic import View
 
-from scoring.views.cards import stage_cards
-from scoring.views.public import placements, round_state
+from scoring.presenters.cards import stage_cards
+from scoring.presenters.rounds import placements, round_state
+from tournaments.foundation.errors import UserFacingError
+from tournaments.foundation.site import site_url
 
 from ..forms.player_page import CardProblemForm
-from ..forms.prizes import dollars
+from ..foundation.text import money
+from ..mixins.players import PlayerLinkMixin
 from ..models import Player
-from ..permissions import PUBLIC, TournamentPermissionMixin
 from ..services import mail, player_self, waitlist
-from ..services.errors import UserFacingError
-from ..services.player_links import player_from_link, player_page_path, qr_svg_path
-from ..services.printouts.links import site_url
-
-
-class PlayerLinkMixin(TournamentPermissionMixin):
-    permission = PUBLIC
-
-    def player(self) -> Player:
-        player = player_from_link(self.tournament, self.kwargs["code"], self.kwargs["token"])
-        if player is None:
-            raise Http404("This link is not valid.")
-        return player
-
-    def page_path(self, player: Player) -> str:
-        return player_page_path(player, self.tournament.slug)
+from ..services.player_links import qr_svg_path
 
 
 def prizes_of(player: Player) -> list[dict]:
@@ -45,7 +31,7 @@ def prizes_of(player: Player) -> list[dict]:
     return [
         {
             "label": award.category.label,
-            "amount": dollars(award.amount_cents),
+            "amount": money(award.amount_cents),
             "paid": any(p.voided_at is None for p in award.payouts.all()),
         }
         for award in awards

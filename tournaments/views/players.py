@@ -6,17 +6,18 @@ Admins (registrations.view) may list and export; every change needs registration
 from functools import cached_property
 
 from django.contrib import messages
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import path
 from django.views.generic import FormView, ListView, TemplateView, View
 
+from tournaments.foundation.errors import UserFacingError
+
 from ..forms.players import ImportForm, PlayerForm, PlayerSearchForm, StatusChangeForm
+from ..foundation.csv_files import csv_response
 from ..models import Player
 from ..permissions import TournamentPermissionMixin, has_permission
-from ..services import csv_io, registration
+from ..services import csv_export, csv_import, csv_io, registration
 from ..services import players as service
-from ..services.errors import UserFacingError
 from ..services.tournaments import counts
 
 VIEW = "registrations.view"
@@ -164,7 +165,7 @@ class PlayerImportView(TournamentPermissionMixin, FormView):
     def form_valid(self, form):
         upload = form.cleaned_data["file"]
         try:
-            result = csv_io.import_players(
+            result = csv_import.import_players(
                 self.tournament,
                 csv_io.read_upload(upload),
                 filename=upload.name,
@@ -215,17 +216,11 @@ class PlayerImportView(TournamentPermissionMixin, FormView):
         )
 
 
-def _csv_response(text: str, filename: str) -> HttpResponse:
-    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
 class PlayerImportTemplateView(TournamentPermissionMixin, View):
     permission = MANAGE
 
     def get(self, request, slug):
-        return _csv_response(csv_io.template_csv(), "players-template.csv")
+        return csv_response(csv_io.template_csv(), "players-template.csv")
 
 
 class PlayerExportView(TournamentPermissionMixin, View):
@@ -234,12 +229,12 @@ class PlayerExportView(TournamentPermissionMixin, View):
     permission = VIEW
 
     def get(self, request, slug):
-        text = csv_io.export_players(
+        text = csv_export.export_players(
             self.tournament,
             actor=request.user,
             include_phone=has_permission(request.user, self.tournament, MANAGE),
         )
-        return _csv_response(text, csv_io.export_filename(self.tournament))
+        return csv_response(text, csv_export.export_filename(self.tournament))
 
 
 P = "t/<slug:slug>/manage/players/"

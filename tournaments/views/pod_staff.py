@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from django.urls import path
 
+from tournaments.foundation.errors import UserFacingError
+
 from ..forms.stages import staff_accounts
-from ..services.errors import UserFacingError
+from ..foundation.text import whole_number
+from ..mixins.stages import StageActionView
 from ..services.pod_staff import PodStaffChoice, assign_all_staff
-from .stages import StageActionView
 
 
 def _ids(values: list[str]) -> frozenset[int]:
-    try:
-        return frozenset(int(v) for v in values if v.strip())
-    except ValueError as exc:
-        raise UserFacingError("The staff ticks could not be read: reload the page.") from exc
+    ids = {whole_number(v.strip()) for v in values if v.strip()}
+    if None in ids:
+        raise UserFacingError("The staff ticks could not be read: reload the page.")
+    return frozenset(ids)
 
 
 class AllStaffView(StageActionView):

@@ -32,13 +32,14 @@ from django.utils import timezone
 from django.views.generic import View
 from django_htmx.http import HttpResponseClientRedirect
 
+from scoring.presenters.cards import card_layout, with_stage
 from scoring.services.cards import load_stage, may_verify
-from scoring.views.cards import card_layout, with_stage
+from tournaments.foundation.errors import UserFacingError
+from tournaments.foundation.site import is_loopback, site_url
 
 from ..models import Player, Printout, Seat
 from ..permissions import PUBLIC, TournamentPermissionMixin, permissions_of
 from ..services import printouts as service
-from ..services.errors import UserFacingError
 
 MAKE = "printouts.make"
 PAGE_TEMPLATE = "tournaments/printouts/page.html"
@@ -104,7 +105,7 @@ class PrintoutForm(forms.Form):
         data["stage_obj"], data["pod_obj"] = stage, None
         if (
             data.get("kind") in WITH_QR
-            and service.is_loopback(self.base_url)
+            and is_loopback(self.base_url)
             and not data.get("print_anyway")
         ):
             self.add_error(
@@ -184,14 +185,14 @@ class PrintoutsView(PrintoutPermissionMixin, View):
             "in_process": tasks_in_process(),
             "keep_hours": int(service.KEEP_FOR.total_seconds() // 3600),
             "base_url": form.base_url,
-            "loopback": service.is_loopback(form.base_url),
+            "loopback": is_loopback(form.base_url),
         }
         return TemplateResponse(self.request, PAGE_TEMPLATE, context, status=status)
 
     def get(self, request, slug):
         # After a request the page keeps the choices made (kind, stage, paper).
         chosen = {k: request.GET[k] for k in ("kind", "stage", "pagesize") if request.GET.get(k)}
-        form = PrintoutForm(stages=self.stages(), base_url=service.site_url(request))
+        form = PrintoutForm(stages=self.stages(), base_url=site_url(request))
         for name, value in chosen.items():
             if value in {str(v) for v, _ in form.fields[name].choices}:
                 form.initial[name] = value
@@ -199,7 +200,7 @@ class PrintoutsView(PrintoutPermissionMixin, View):
         return self.render(form)
 
     def post(self, request, slug):
-        form = PrintoutForm(request.POST, stages=self.stages(), base_url=service.site_url(request))
+        form = PrintoutForm(request.POST, stages=self.stages(), base_url=site_url(request))
         if not form.is_valid():
             return self.render(form, status=400)
         data = form.cleaned_data

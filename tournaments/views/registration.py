@@ -5,12 +5,13 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.views.generic import TemplateView, View
 
+from tournaments.foundation.errors import UserFacingError
+
 from ..forms.registration import RegistrationForm, member_formset
 from ..models import Player
 from ..permissions import PUBLIC, TournamentPermissionMixin
 from ..services import mail
 from ..services import registration as service
-from ..services.errors import UserFacingError
 from ..services.player_links import player_page_path
 
 CONFIRMATION_SALT = "bunco.registration.done"

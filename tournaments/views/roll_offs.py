@@ -14,15 +14,15 @@ from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.views.generic import View
 
+from tournaments.foundation.errors import UserFacingError
+from tournaments.foundation.text import first_error
+from tournaments.rules.roll_offs import SEMI_GROUP
+
 from ..forms.advancement import RollOffForm
-from ..forms.stages import first_error
 from ..models import RollOff
 from ..permissions import TournamentPermissionMixin
-from ..roll_offs import SEMI_GROUP
+from ..presenters.advancement import player_names
 from ..services import roll_off_entry
-from ..services.errors import UserFacingError
-from .advancement import RUN, player_names
-from .prizes.common import AWARD
 
 
 def cut_message(record: RollOff) -> str:
@@ -49,8 +49,8 @@ class RollOffView(TournamentPermissionMixin, View):
     http_method_names = ["post"]
     # kind -> (permission, the page it is thrown from, what the message says)
     KINDS = {
-        RollOff.Kind.CUT: (RUN, "advancement", cut_message),
-        RollOff.Kind.PRIZE: (AWARD, "prize-winners", prize_message),
+        RollOff.Kind.CUT: ("stages.run", "advancement", cut_message),
+        RollOff.Kind.PRIZE: ("prizes.award", "prize-winners", prize_message),
     }
     permission_by_kind = {kind: code for kind, (code, _, _) in KINDS.items()}
 

@@ -2,7 +2,7 @@
 
 One page (`stage-control`) shows everything; every change is a POST to its own URL that
 calls one service and redirects back with a message. Two GET fragments are for htmx: the
-round control, polled every 5 s while the stage is played, and the replay check, loaded
+round control, fetched again whenever the room changes (live.js), and the replay check, loaded
 after the page because replaying the draw costs a query per pod.
 
 The page itself runs a fixed number of queries however many pods and players there are.
@@ -10,18 +10,21 @@ The page itself runs a fixed number of queries however many pods and players the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
+from django.db.models import Count
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import path
 from django.views.generic import TemplateView, View
-from django_htmx.http import HttpResponseClientRedirect
 
+from scoring.rules.pods import PodPlan
 from scoring.rules.ruleset import MOVEMENT_LABELS, TIE_BREAK_LABELS
+from scoring.services import rounds as round_service
+from scoring.services.phones import pod_phones
+from tournaments.foundation.errors import UserFacingError
+from tournaments.foundation.text import first_error
 
+from .. import http_cache
 from ..forms.stages import (
     CloseRoundForm,
     DrawForm,
@@ -31,21 +34,18 @@ from ..forms.stages import (
     LeaveForm,
     ReplayForm,
     StaffForm,
-    first_error,
-    registered_players,
     staff_accounts,
 )
-from ..models import Player, Pod, RosterChange, Round, Seat, Stage
-from ..permissions import TournamentPermissionMixin, permissions_of
-from ..pods import PodPlan
-from ..services import rounds as round_service
+from ..foundation.text import count, whole_number
+from ..mixins.stages import StageActionView, StagePermissionMixin, latest_stage
+from ..models import RosterChange, Round, Seat, Stage
+from ..permissions import permissions_of
+from ..presenters.pod_table import pod_rows, unseated_players
 from ..services import stages as stage_service
-from ..services.errors import UserFacingError
-from ..services.seating import seating_by_pod
+from ..services.stage_end import end_stage_early
 from ..services.tournaments import counts
-from ..words import count
 
-PERMISSION = "stages.run"
+PODS_PER_PAGE = 12
 PAGE_TEMPLATE = "tournaments/stages/control.html"
 ROUNDS_TEMPLATE = "tournaments/stages/_rounds.html"
 REPLAY_TEMPLATE = "tournaments/stages/_replay.html"
@@ -59,35 +59,6 @@ def draw_plan(players: int) -> PodPlan:
     """What a new draw of this many players makes (the pods `draw_pods` will fill)."""
     split = stage_service.POD_SPLITS[stage_service.DRAW_ALGORITHM]
     return PodPlan.of(players, stage_service.POD_SIZE, split)
-
-
-@dataclass
-class PodRow:
-    pod: Pod
-    tables: list[list[Seat]]
-    # Who plays in the pod from the next round that can change on (pending changes applied).
-    members: list[Player] = field(default_factory=list)
-    staff_ids: set[int] = field(default_factory=set)
-
-    @property
-    def player_seats(self) -> int:
-        return sum(1 for table in self.tables for seat in table if seat.player_id)
-
-    @property
-    def ghost_seats(self) -> int:
-        return sum(1 for table in self.tables for seat in table if not seat.player_id)
-
-    @property
-    def hostess_options(self) -> list[Player]:
-        """The pod's players, plus the hostess herself if she has left the pod."""
-        hostess = self.pod.hostess
-        if hostess is not None and all(p.pk != hostess.pk for p in self.members):
-            return sorted([*self.members, hostess], key=lambda p: (p.name, p.pk))
-        return self.members
-
-
-def latest_stage(tournament) -> Stage | None:
-    return tournament.stages.select_related("drawn_by").order_by("-drawn_at", "-pk").first()
 
 
 def rules_summary(rules: dict) -> dict:
@@ -121,50 +92,7 @@ def round_context(stage: Stage) -> dict:
     }
 
 
-def pod_rows(stage: Stage, shown: Round | None, changes: list[RosterChange]) -> list[PodRow]:
-    pods = list(stage.pods.order_by("number").select_related("hostess").prefetch_related("staff"))
-    seating = seating_by_pod(shown) if shown is not None else {}
-    # Changes from a later round than the one shown are not in its seats yet.
-    pending: dict[int, list[RosterChange]] = {}
-    for change in changes:
-        if shown is not None and change.from_round > shown.number:
-            pending.setdefault(change.pod_id, []).append(change)
-    rows = []
-    for pod in pods:
-        tables = seating.get(pod.pk, [])
-        members = {s.player_id: s.player for table in tables for s in table if s.player_id}
-        for change in pending.get(pod.pk, []):
-            if change.kind == RosterChange.Kind.JOIN:
-                members[change.player_id] = change.player
-            else:
-                members.pop(change.player_id, None)
-        rows.append(
-            PodRow(
-                pod=pod,
-                tables=tables,
-                members=sorted(members.values(), key=lambda p: (p.name, p.pk)),
-                staff_ids={u.pk for u in pod.staff.all()},
-            )
-        )
-    return rows
-
-
 # Views -----------------------------------------------------------------------------------
-
-
-class StagePermissionMixin(TournamentPermissionMixin):
-    permission = PERMISSION
-
-    def handle_no_permission(self):
-        # A poll from a page whose session expired would swap the login page into a card.
-        if getattr(self.request, "htmx", False) and not self.request.user.is_authenticated:
-            page = reverse("stage-control", args=[self.kwargs["slug"]])
-            return HttpResponseClientRedirect(redirect_to_login(page).url)
-        return super().handle_no_permission()
-
-    def page_url(self) -> str:
-        # No #anchor: the messages are at the top of the page.
-        return reverse("stage-control", args=[self.tournament.slug])
 
 
 class StageControlView(StagePermissionMixin, TemplateView):
@@ -188,11 +116,18 @@ class StageControlView(StagePermissionMixin, TemplateView):
         changes = list(
             RosterChange.objects.filter(pod__stage=stage).select_related("player", "pod", "by")
         )
-        rows = pod_rows(stage, shown, changes)
-        seated = {p.pk: row.pod for row in rows for p in row.members}
-        registered = list(registered_players(tournament).order_by("name", "pk"))
-        unseated = [p for p in registered if p.pk not in seated]
-        unseated.sort(key=lambda p: (p.checked_in_at is None, p.name, p.pk))
+        # A page of pods at a time, so the page costs the same in a room of 1,200.
+        pods = stage.pods.count()
+        pages = max(1, -(-pods // PODS_PER_PAGE))
+        page = min(max(whole_number(self.request.GET.get("page", "")) or 1, 1), pages)
+        low = (page - 1) * PODS_PER_PAGE + 1
+        rows = pod_rows(stage, shown, changes, (low, low + PODS_PER_PAGE - 1))
+        synced = pod_phones(stage)
+        for row in rows:
+            row.phones = synced.get(row.pod.pk)
+        seats = Seat.objects.filter(round=shown).aggregate(
+            players=Count("player"), every=Count("pk")
+        )
         leavers = sorted(
             ((p, row.pod) for row in rows for p in row.members), key=lambda x: (x[0].name, x[0].pk)
         )
@@ -200,15 +135,44 @@ class StageControlView(StagePermissionMixin, TemplateView):
             rounds,
             rules=rules_summary(stage.rules),
             rows=rows,
+            pods=pods,
+            pages=[
+                (n, (n - 1) * PODS_PER_PAGE + 1, min(n * PODS_PER_PAGE, pods))
+                for n in range(1, pages + 1)
+            ]
+            if pages > 1
+            else [],
+            page=page,
             shown_round=shown,
             staff_accounts=list(staff_accounts(tournament)),
-            unseated=unseated,
+            unseated=unseated_players(tournament, shown, changes),
             leavers=leavers,
             changes=changes,
-            total_players=sum(row.player_seats for row in rows),
-            total_ghosts=sum(row.ghost_seats for row in rows),
+            total_players=seats["players"],
+            total_ghosts=seats["every"] - seats["players"],
         )
         return context
+
+
+class EndStageView(StageControlView):
+    """POST only; a refusal shows the stage page again with the reason still typed."""
+
+    http_method_names = ["post"]
+
+    def post(self, request, slug):
+        stage = latest_stage(self.tournament)
+        form = EndStageForm(request.POST)
+        try:
+            if stage is None:
+                raise UserFacingError("Draw the pods first.")
+            if not form.is_valid():
+                raise UserFacingError(first_error(form))
+            end_stage_early(stage, form.cleaned_data["reason"], actor=request.user)
+        except UserFacingError as exc:
+            messages.error(request, exc.message)
+            return self.render_to_response(self.get_context_data(end_form=form))
+        messages.success(request, f"The {stage.get_kind_display().lower()} ended early.")
+        return redirect(self.page_url())
 
 
 class RoundControlView(StagePermissionMixin, View):
@@ -217,11 +181,18 @@ class RoundControlView(StagePermissionMixin, View):
     http_method_names = ["get"]
 
     def get(self, request, slug):
-        stage = latest_stage(self.tournament)
-        if not request.htmx or stage is None:
+        if not request.htmx:
             return redirect(self.page_url())
-        context = {"tournament": self.tournament, **round_context(stage)}
-        return TemplateResponse(request, ROUNDS_TEMPLATE, context)
+
+        def render():
+            stage = latest_stage(self.tournament)
+            if stage is None:
+                return redirect(self.page_url())
+            context = {"tournament": self.tournament, **round_context(stage)}
+            return TemplateResponse(request, ROUNDS_TEMPLATE, context)
+
+        # Asked for again whenever the room changes; its buttons carry this browser's token.
+        return http_cache.answer(request, self.tournament, render, private=True)
 
 
 class ReplayCheckView(StagePermissionMixin, View):
@@ -288,35 +259,6 @@ class DrawView(StagePermissionMixin, View):
         return redirect(self.page_url())
 
 
-class StageActionView(StagePermissionMixin, View):
-    """POST only: `act` calls one service and returns the success message."""
-
-    http_method_names = ["post"]
-
-    def post(self, request, slug, **kwargs):
-        stage = latest_stage(self.tournament)
-        try:
-            if stage is None:
-                raise UserFacingError("Draw the pods first.")
-            message = self.act(stage, **kwargs)
-        except UserFacingError as exc:
-            messages.error(request, exc.message)
-        else:
-            messages.success(request, message)
-        return redirect(self.page_url())
-
-    def act(self, stage: Stage, **kwargs) -> str:
-        raise NotImplementedError
-
-    def valid(self, form):
-        if not form.is_valid():
-            raise UserFacingError(first_error(form))
-        return form.cleaned_data
-
-    def pod(self, stage: Stage, number: int) -> Pod:
-        return get_object_or_404(Pod.objects.select_related("stage"), stage=stage, number=number)
-
-
 class HostessView(StageActionView):
     def act(self, stage, number):
         pod = self.pod(stage, number)
@@ -370,6 +312,7 @@ class CloseRoundView(StageActionView):
 
 
 urlpatterns = [
+    path("t/<slug:slug>/manage/stage/end/", EndStageView.as_view(), name="stage-end"),
     path("t/<slug:slug>/manage/stage/", StageControlView.as_view(), name="stage-control"),
     path("t/<slug:slug>/manage/stage/draw/", DrawView.as_view(), name="stage-draw"),
     path("t/<slug:slug>/manage/stage/rounds/", RoundControlView.as_view(), name="stage-rounds"),

@@ -1,17 +1,17 @@
 from django.contrib import messages
-from django.db import transaction
 from django.shortcuts import redirect
 from django.urls import path
 from django.views.generic import CreateView, TemplateView, UpdateView, View
 
+from tournaments.foundation.errors import UserFacingError
+
 from ..forms.tournament import TournamentForm
+from ..foundation.text import count
 from ..models import Tournament
 from ..permissions import OrganiserRequiredMixin, TournamentPermissionMixin, has_permission
-from ..services import mail, waitlist
+from ..services import mail
 from ..services import tournaments as service
-from ..services.errors import UserFacingError
 from ..services.phase import step_of
-from ..words import count
 
 
 class TournamentCreateView(OrganiserRequiredMixin, CreateView):
@@ -43,16 +43,13 @@ class TournamentEditView(TournamentPermissionMixin, UpdateView):
 
     def form_valid(self, form):
         try:
-            with transaction.atomic():
-                self.object = service.update_tournament(
-                    form.instance, form.changed_data, actor=self.request.user
-                )
-                promoted = []
-                if {"capacity", "party_fit"} & set(form.changed_data):
-                    promoted = waitlist.fill_after_change(self.tournament, actor=self.request.user)
+            updated = service.update_tournament(
+                form.instance, form.changed_data, actor=self.request.user
+            )
         except UserFacingError as exc:
             form.add_error(None, exc.message)
             return self.form_invalid(form)
+        self.object, promoted = updated.tournament, updated.promoted
         got = f" {count(len(promoted), 'waitlisted player')} got a place." if promoted else ""
         messages.success(self.request, "Saved." + got)
         return redirect(self.get_success_url())

@@ -11,11 +11,12 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import path, reverse
 from django.views.generic import TemplateView, View
 
+from tournaments.foundation.errors import UserFacingError
+
 from ..forms.search import SearchForm
 from ..models import Stage
 from ..permissions import TournamentPermissionMixin
 from ..services import parties, waitlist
-from ..services.errors import UserFacingError
 from ..services.registration import active_players
 
 

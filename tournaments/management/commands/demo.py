@@ -7,10 +7,12 @@ from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from scoring.services import rounds
 from tournaments.models import Player, Tournament, TournamentRole, UserProfile
-from tournaments.services import invitations, registration, rounds, waitlist
+from tournaments.services import invitations, registration, waitlist
 from tournaments.services.accounts import one_time_password
-from tournaments.services.rehearsal import FIRST, LAST, rehearse
+from tournaments.services.rehearsal import rehearse
+from tournaments.services.rehearsal_event import FIRST, LAST
 
 SLUG = "demo-pink-bunco"
 FINISHED_SLUG = "demo-mesquite-finished"

@@ -13,10 +13,10 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from tournaments.foundation.errors import UserFacingError
+from tournaments.foundation.site import is_loopback
 from tournaments.models import Printout, Tournament
 from tournaments.services import printouts as service
-from tournaments.services.errors import UserFacingError
-from tournaments.services.printouts.links import is_loopback
 from tournaments.tasks import render_printout
 from tournaments.venue import lan_address
 

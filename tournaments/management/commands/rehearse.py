@@ -5,7 +5,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.rules import PRESETS
-from tournaments.services.errors import UserFacingError
+from tournaments.foundation.errors import UserFacingError
 from tournaments.services.rehearsal import rehearse
 
 

@@ -28,15 +28,21 @@ class Command(BaseCommand):
         parser.add_argument(
             "--dry-run", action="store_true", help="Print the plan and the command; serve nothing."
         )
+        # HTTPS lets staff phones keep their pages for offline use (a service worker); the
+        # phones must trust the certificate (README: "At the venue without Wi-Fi").
+        parser.add_argument("--certfile", help="Serve HTTPS with this certificate (PEM).")
+        parser.add_argument("--keyfile", help="The certificate's private key (PEM).")
 
-    def handle(self, *args, port, address, workers, dry_run, **options):
+    def handle(self, *args, port, address, workers, dry_run, certfile, keyfile, **options):
+        if bool(certfile) != bool(keyfile):
+            raise CommandError("Give both --certfile and --keyfile, or neither.")
         address = address or lan_address()
         if not address:
             raise CommandError(
                 "This laptop has no network address: join the venue's Wi-Fi (or plug in its "
                 "cable) and run `make venue` again, or give one with --address."
             )
-        env = venue_environment(address, port, dict(os.environ))
+        env = venue_environment(address, port, dict(os.environ), https=bool(certfile))
         site = env["SITE_URL"]
         self.stdout.write(f"Serving the site for the venue at {site}/\n")
         self.stdout.write("Tell staff and admins (on the venue's Wi-Fi):")
@@ -59,6 +65,8 @@ class Command(BaseCommand):
             "--workers",
             str(workers),
         ]
+        if certfile:
+            command += ["--certfile", certfile, "--keyfile", keyfile]
         if dry_run:
             self.stdout.write(f"ALLOWED_HOSTS={env['ALLOWED_HOSTS']} SITE_URL={site}")
             self.stdout.write(" ".join(command))

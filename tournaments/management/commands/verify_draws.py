@@ -8,8 +8,8 @@ a published secret or a draw does not check out.
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.draws import Status
 from tournaments.models import Tournament
+from tournaments.rules.draws import Status
 from tournaments.services.draws import draw_report
 
 MARKS = {Status.CHECKS: "ok", Status.WRONG: "FAIL", Status.SEALED: "..", Status.UNSEALED: "--"}

@@ -18,7 +18,6 @@ from .documents import (
     describe,
     event_info,
     file_name,
-    money,
     page_count,
     payout_lines,
     pod_seatings,
@@ -37,7 +36,7 @@ from .jobs import (
     send_waiting,
     waiting_for_queue,
 )
-from .links import card_token, card_url, is_loopback, read_card_token, site_url
+from .links import card_token, card_url, read_card_token
 from .resend import STUCK_AFTER, resend_stuck, retry_printout, stuck
 
 __all__ = [
@@ -53,7 +52,6 @@ __all__ = [
     "describe",
     "event_info",
     "file_name",
-    "money",
     "page_count",
     "payout_lines",
     "pod_seatings",
@@ -67,8 +65,6 @@ __all__ = [
     "results_info",
     "retry_printout",
     "send_waiting",
-    "site_url",
-    "is_loopback",
     "stuck",
     "table_infos",
     "waiting_for_queue",

@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from decimal import Decimal
 
 from django.db.models import Prefetch
 from django.utils import dateformat, timezone
 
-from scoring.cards import STATUS_LABELS
+from scoring.rules.cards import STATUS_LABELS
 from scoring.rules.ruleset import MOVEMENTS
 from scoring.services.cards import load_stage, standings
+from tournaments.foundation.errors import UserFacingError
+from tournaments.foundation.site import site_url
 
 from ... import printouts as pdf
+from ...foundation.text import money, ordinal, where, whole_number
 from ...models import (
     FinalTable,
     Payout,
@@ -31,11 +33,9 @@ from ...models import (
     Stage,
     Tournament,
 )
-from ...prizes import OVERALL
 from .. import cash_summary
 from ..advancement import plan_stage
-from ..errors import UserFacingError
-from .links import card_url, site_url
+from .links import card_url
 
 Kind = Printout.Kind
 NEEDS_STAGE = frozenset(
@@ -135,7 +135,7 @@ def pod_seatings(stage: Stage, pod: Pod | None = None) -> list[pdf.PodSeating]:
 
 
 def _group_label(group: str) -> str:
-    return f"Pod {group}" if group.isdigit() else group.capitalize()
+    return f"Pod {group}" if whole_number(group) is not None else group.capitalize()
 
 
 def _roll_off_line(record: RollOff, names: dict[int, str]) -> str:
@@ -240,10 +240,6 @@ def results_info(stage: Stage) -> pdf.ResultsInfo:
     )
 
 
-def money(cents: int) -> str:
-    return f"${Decimal(cents) / 100:,.2f}"
-
-
 def _when(moment) -> str:
     return dateformat.format(timezone.localtime(moment), "M j, H:i") if moment else ""
 
@@ -263,13 +259,13 @@ def payout_lines(tournament: Tournament) -> list[pdf.PayoutLine]:
     )
     lines = []
     for award in awards:
-        scope = "Overall" if award.scope_group == OVERALL else f"Pod {award.scope_group}"
+        scope = where(award.scope_group)
         if award.category.scope == "pod_group":
             scope += " (team)"
         common = {
             "category": award.category.label,
             "scope": scope,
-            "place": award.place,
+            "place": ordinal(award.place),
             "winner": award.player.name,
             "code": award.player.code,
         }

@@ -27,10 +27,12 @@ from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from tournaments.foundation import audit
+from tournaments.foundation.errors import UserFacingError
+from tournaments.foundation.site import site_url
+
 from ...models import Pod, Printout, Stage, Tournament
 from ...models.printouts import FOLDER, KEEP_FOR, new_file_name
-from .. import audit
-from ..errors import UserFacingError
 from . import documents
 from .documents import (
     NEEDS_STAGE,
@@ -41,7 +43,6 @@ from .documents import (
     page_count,
     printable_stages,
 )
-from .links import site_url
 
 log = logging.getLogger(__name__)
 

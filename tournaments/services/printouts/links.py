@@ -3,10 +3,6 @@ site's key (nothing to guess, nothing stored), checked by the card-check page.""
 
 from __future__ import annotations
 
-import ipaddress
-from urllib.parse import urlsplit
-
-from django.conf import settings
 from django.core import signing
 from django.urls import reverse
 
@@ -31,31 +27,6 @@ def read_card_token(token: str) -> tuple[int, str] | None:
         return int(pk), _STAGE_KINDS[code]
     except (signing.BadSignature, ValueError, KeyError):
         return None
-
-
-def site_url(request=None) -> str:
-    """The address players' phones open (QR codes, the board's seat finder): SITE_URL if
-    set, else the address the organiser's browser used (see `is_loopback` for the case
-    where that only works on the laptop itself)."""
-    configured = getattr(settings, "SITE_URL", "")
-    if configured:
-        return configured.rstrip("/")
-    if request is not None:
-        return request.build_absolute_uri("/").rstrip("/")
-    return "http://localhost:8000"
-
-
-def is_loopback(url: str) -> bool:
-    """True for an address only the computer serving it can open (127.0.0.1, localhost,
-    ::1, 0.0.0.0): printed on a card or shown on the board, no phone could reach it."""
-    host = (urlsplit(url).hostname or "").lower()
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return address.is_loopback or address.is_unspecified
 
 
 def card_url(base_url: str, slug: str, player_pk: int, stage_kind: str) -> str:

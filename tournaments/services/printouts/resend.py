@@ -20,10 +20,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from tournaments.foundation import audit
+from tournaments.foundation.errors import UserFacingError
+
 from ...models import Printout
 from ...models.printouts import KEEP_FOR
-from .. import audit
-from ..errors import UserFacingError
 from . import jobs
 from .documents import describe
 

@@ -15,12 +15,15 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.generic import View
 
-from ... import cashbook as book
+from tournaments.foundation.errors import UserFacingError
+from tournaments.rules import cashbook as book
+
 from ...forms.cashbook import DonationForm, ExpenseForm, PlannerForm, ReverseForm
+from ...foundation.text import money
+from ...mixins.cashbook import RECORD, VIEW, CashBookMixin
 from ...models import LedgerEntry
+from ...presenters.cashbook import rows
 from ...services import cash_planner, cashbook, receipts
-from ...services.errors import UserFacingError
-from .common import RECORD, VIEW, CashBookMixin, rows
 
 
 def book_url(slug: str) -> str:
@@ -30,13 +33,13 @@ def book_url(slug: str) -> str:
 def shown(t: book.Totals) -> dict[str, str]:
     """The totals as the page prints them."""
     return {
-        "money_in": book.dollars(t.money_in_cents),
-        "fees": book.dollars(t.fees_cents),
-        "donations": book.dollars(t.donations_cents),
-        "prizes_paid": book.dollars(t.prizes_paid_cents),
-        "given_back": book.dollars(t.given_back_cents),
-        "expenses": book.dollars(t.expenses_cents),
-        "net": book.dollars(t.net_raised_cents),
+        "money_in": money(t.money_in_cents),
+        "fees": money(t.fees_cents),
+        "donations": money(t.donations_cents),
+        "prizes_paid": money(t.prizes_paid_cents),
+        "given_back": money(t.given_back_cents),
+        "expenses": money(t.expenses_cents),
+        "net": money(t.net_raised_cents),
     }
 
 
@@ -52,13 +55,12 @@ class BookPage(CashBookMixin):
             status,
             totals=totals,
             by_method=[
-                (book.METHOD_LABELS[m], book.dollars(c))
-                for m, c in totals.money_in_by_method.items()
+                (book.METHOD_LABELS[m], money(c)) for m, c in totals.money_in_by_method.items()
             ],
             shown=shown(totals),
             rows=rows(t),
             owing=list(cashbook.owing(t).order_by("name", "pk")),
-            fee=book.dollars(cashbook.fee_cents(t)),
+            fee=money(cashbook.fee_cents(t)),
             projection=(projection := cash_planner.projection(t)),
             projected=cash_planner.shown(projection),
             settings=settings,

@@ -9,12 +9,14 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.generic import View
 
-from ... import cashbook as book
+from tournaments.foundation.errors import UserFacingError
+from tournaments.rules import cashbook as book
+
 from ...forms.cashbook import CountForm, FloatForm
+from ...foundation.text import amount, money
+from ...mixins.cashbook import RECORD, CashBookMixin
 from ...models import CashBox
 from ...services import cash_boxes
-from ...services.errors import UserFacingError
-from .common import RECORD, CashBookMixin
 
 
 class BoxMixin(CashBookMixin):
@@ -39,14 +41,14 @@ class BoxMixin(CashBookMixin):
             key=key,
             label=book.BOX_LABELS[key],
             box=box,
-            expected=book.dollars(expected),
-            float=book.dollars(float_cents),
-            movements=book.dollars(expected - float_cents),
-            counted=book.dollars(box.counted_cents) if box and box.closed else "",
-            difference=book.dollars(box.difference_cents) if box and box.closed else "",
+            expected=money(expected),
+            float=money(float_cents),
+            movements=money(expected - float_cents),
+            counted=money(box.counted_cents) if box and box.closed else "",
+            difference=money(box.difference_cents) if box and box.closed else "",
             count_form=count_form or CountForm(),
             float_form=float_form
-            or FloatForm(initial={"amount": f"{float_cents / 100:.2f}"}, auto_id="float_%s"),
+            or FloatForm(initial={"amount": amount(float_cents)}, auto_id="float_%s"),
         )
 
 
@@ -72,8 +74,8 @@ class BoxView(BoxMixin, View):
             else:
                 messages.success(
                     request,
-                    f"{closed} is closed: counted {book.dollars(closed.counted_cents)}, "
-                    f"difference {book.dollars(closed.difference_cents)}.",
+                    f"{closed} is closed: counted {money(closed.counted_cents)}, "
+                    f"difference {money(closed.difference_cents)}.",
                 )
                 return redirect(self.url())
         return self.page(400, count_form=form)

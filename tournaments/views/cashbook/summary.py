@@ -3,13 +3,12 @@ CSV of every entry for the accountant."""
 
 from __future__ import annotations
 
-from django.http import HttpResponse
 from django.views.generic import View
 
+from ...foundation.csv_files import csv_response, to_csv
+from ...mixins.cashbook import VIEW, CashBookMixin
 from ...models import Printout
 from ...services import cash_summary
-from ...services.csv_io import to_csv
-from .common import VIEW, CashBookMixin
 
 
 class SummaryView(CashBookMixin, View):
@@ -31,9 +30,4 @@ class CsvView(CashBookMixin, View):
     http_method_names = ["get"]
 
     def get(self, request, slug):
-        response = HttpResponse(
-            to_csv(cash_summary.csv_rows(self.tournament)),
-            content_type="text/csv; charset=utf-8",
-        )
-        response["Content-Disposition"] = f'attachment; filename="{slug}-cash-book.csv"'
-        return response
+        return csv_response(to_csv(cash_summary.csv_rows(self.tournament)), f"{slug}-cash-book.csv")

@@ -1,13 +1,13 @@
 """Prize pages: the prize list, the winners (judges' picks, the traveling item, roll-offs and
 awarding), the prize table where an admin pays cash, and the ledger with its CSV.
 
-Views are thin: the selection is `tournaments.prizes` through `tournaments.services.prizes`,
+Views are thin: the selection is `tournaments.rules.prizes` through `tournaments.services.prizes`,
 and every POST calls one service and redirects with its message. The prize list and the
 winners need `prizes.award`; paying and voiding need `payouts.pay`; the ledger either.
 No GET changes anything.
 
-The engine names players by id in its notes ("Won 1st place in a roll-off with 18, 19");
-`name_ids` puts the players' names in their place for the pages.
+The engine gives ids, numbers and codes; `presenters/prizes.py` words them with the players'
+names for the pages.
 """
 
 from django.urls import path

@@ -6,18 +6,21 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from django.contrib import messages
-from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect
 from django.views.generic import View
 
-from ...forms.prizes import CategoryForm, SwitchForm, TemplateForm, dollars
-from ...forms.stages import first_error
-from ...models import Payout, Pod, PrizeCategory, RulePreset, Stage, Tournament
-from ...prizes import TEMPLATES
-from ...services import audit
+from tournaments.foundation.errors import UserFacingError
+from tournaments.foundation.text import first_error
+
+from ...forms.prizes import CategoryForm, SwitchForm, TemplateForm
+from ...foundation.text import money
+from ...mixins.prizes import AWARD, PrizePageMixin
+from ...models import Pod, PrizeCategory, RulePreset, Stage, Tournament
+from ...presenters.prize_budget import budget_context, list_total_cents
+from ...rules.prizes import TEMPLATES
+from ...services import prize_categories as category_service
 from ...services import prizes as service
-from ...services.errors import UserFacingError
-from .common import AWARD, LOCKED, PrizePageMixin, budget_context, list_total_cents, paid_started
+from ...services.prize_categories import LOCKED, paid_started
 
 
 def suggested_template(tournament: Tournament) -> str:
@@ -44,11 +47,11 @@ class CategoryRow:
 
     @property
     def amounts(self) -> list[str]:
-        return [dollars(c) for c in self.category.amounts_cents]
+        return [money(c) for c in self.category.amounts_cents]
 
     @property
     def total(self) -> str:
-        return dollars(sum(self.category.amounts_cents))
+        return money(sum(self.category.amounts_cents))
 
 
 class PrizeCategoriesView(PrizePageMixin, View):
@@ -74,10 +77,10 @@ class PrizeCategoriesView(PrizePageMixin, View):
                 initial={"name": suggested_template(t)}, templates=template_choices()
             ),
             suggested=suggested_template(t),
-            per_pod=dollars(per_pod),
-            once=dollars(once),
+            per_pod=money(per_pod),
+            once=money(once),
             pods=pods,
-            full=dollars(per_pod * pods + once) if pods else "",
+            full=money(per_pod * pods + once) if pods else "",
             **budget,
         )
 
@@ -109,7 +112,17 @@ class CategoryFormView(PrizePageMixin, View):
             return redirect("prizes", slug)
         if not form.is_valid():
             return self.page(form)
-        category = form.save(actor=request.user)
+        try:
+            category = category_service.category_save(
+                tournament=self.tournament,
+                category=self.instance,
+                key=form.key,
+                fields=form.values(),
+                actor=request.user,
+            )
+        except UserFacingError as exc:
+            messages.error(request, exc.message)
+            return redirect("prizes", slug)
         done = "added" if self.instance is None else "saved"
         note = ""
         if self.tournament.awards.current().exists():
@@ -123,33 +136,14 @@ class CategoryDeleteView(PrizePageMixin, View):
     http_method_names = ["post"]
 
     def post(self, request, slug, pk):
-        with transaction.atomic():
-            Tournament.objects.select_for_update().get(pk=self.tournament.pk)
-            category = get_object_or_404(self.tournament.prize_categories, pk=pk)
-            if category.awards.current().exists():
-                messages.error(
-                    request,
-                    f"{category.label} has been awarded, so it cannot be deleted. "
-                    "Award the prizes again without it first (possible until the first payment).",
-                )
-                return redirect("prizes", slug)
-            if category.awards.exists():
-                # Earlier awards are kept (never deleted), and they name this category.
-                messages.error(
-                    request,
-                    f"{category.label} was in earlier awards, which are kept, so it cannot be "
-                    "deleted; the current awards no longer include it.",
-                )
-                return redirect("prizes", slug)
-            label = category.label
-            audit.record(
-                "prizes.category_deleted",
-                f"Prize category {label} deleted",
-                actor=request.user,
-                tournament=self.tournament,
-                data={"key": category.key, "amounts_cents": category.amounts_cents},
+        get_object_or_404(self.tournament.prize_categories, pk=pk)
+        try:
+            label = category_service.category_delete(
+                tournament=self.tournament, pk=pk, actor=request.user
             )
-            category.delete()
+        except UserFacingError as exc:
+            messages.error(request, exc.message)
+            return redirect("prizes", slug)
         messages.success(request, f"{label} deleted.")
         return redirect("prizes", slug)
 
@@ -183,20 +177,13 @@ class OnePrizeView(PrizePageMixin, View):
         if not form.is_valid():
             messages.error(request, "Choose on or off.")
             return redirect("prizes", slug)
-        with transaction.atomic():
-            t = Tournament.objects.select_for_update().get(pk=self.tournament.pk)
-            if Payout.objects.filter(award__tournament=t).exists():
-                messages.error(request, LOCKED)
-                return redirect("prizes", slug)
-            t.one_prize_per_player = form.on
-            t.save(update_fields=["one_prize_per_player"])
-            state = "on" if form.on else "off"
-            audit.record(
-                f"prizes.one_per_player_{state}",
-                f"One prize per player turned {state}",
-                actor=request.user,
-                tournament=t,
+        try:
+            category_service.one_prize_per_player_set(
+                tournament=self.tournament, on=form.on, actor=request.user
             )
+        except UserFacingError as exc:
+            messages.error(request, exc.message)
+            return redirect("prizes", slug)
         if form.on:
             messages.success(
                 request, "One prize per player: a winner is passed over by later prizes."

@@ -4,17 +4,15 @@ charity; every payment and void; and the same as CSV, neutralised for spreadshee
 
 from dataclasses import dataclass
 
-from django.http import HttpResponse
 from django.utils import timezone
 from django.views.generic import View
 
-from ...forms.prizes import dollars
+from ...foundation.csv_files import csv_response, neutralise, to_csv
+from ...foundation.text import amount, money, where
+from ...mixins.prizes import AWARD, PAY, PrizePageMixin
 from ...models import Payout, PrizeCategory
 from ...permissions import PUBLIC, has_permission
-from ...services import prizes as service
-from ...services.csv_io import neutralise, to_csv
-from ...words import where
-from .common import AWARD, PAY, PrizePageMixin
+from ...services import ledger as ledger_service
 
 
 class LedgerAccessMixin:
@@ -47,7 +45,7 @@ class Event:
 
     @property
     def amount(self) -> str:
-        return dollars(self.payout.amount_cents)
+        return money(self.payout.amount_cents)
 
     @property
     def where(self) -> str:
@@ -68,7 +66,7 @@ class LedgerView(PrizePageMixin, LedgerAccessMixin, View):
     tab = "ledger"
 
     def get(self, request, slug):
-        books = service.ledger(self.tournament)
+        books = ledger_service.ledger(self.tournament)
         payouts = ledger_payouts(self.tournament)
         events = [Event("Paid", p.paid_at, p.paid_by.get_username(), p) for p in payouts]
         events += [
@@ -83,27 +81,27 @@ class LedgerView(PrizePageMixin, LedgerAccessMixin, View):
             rows=[
                 LedgerRow(
                     line.category.label,
-                    dollars(line.awarded_cents),
-                    dollars(line.paid_cents),
-                    dollars(line.unpaid_cents),
-                    dollars(line.voided_cents),
+                    money(line.awarded_cents),
+                    money(line.paid_cents),
+                    money(line.unpaid_cents),
+                    money(line.voided_cents),
                     line.category,
                 )
                 for line in books.lines
             ],
             total=LedgerRow(
                 "All prizes",
-                dollars(books.awarded_cents),
-                dollars(books.paid_cents),
-                dollars(books.unpaid_cents),
-                dollars(books.voided_cents),
+                money(books.awarded_cents),
+                money(books.paid_cents),
+                money(books.unpaid_cents),
+                money(books.voided_cents),
             ),
-            fees=dollars(books.fees_cents),
-            money_in=dollars(books.book.money_in_cents),
-            donations=dollars(books.book.donations_cents),
-            given_back=dollars(books.book.given_back_cents),
-            expenses=dollars(books.book.expenses_cents),
-            charity=dollars(books.charity_cents),
+            fees=money(books.fees_cents),
+            money_in=money(books.book.money_in_cents),
+            donations=money(books.book.donations_cents),
+            given_back=money(books.book.given_back_cents),
+            expenses=money(books.book.expenses_cents),
+            charity=money(books.charity_cents),
             short=books.charity_cents < 0,
             events=events,
         )
@@ -111,7 +109,7 @@ class LedgerView(PrizePageMixin, LedgerAccessMixin, View):
 
 def ledger_csv_rows(tournament) -> list[list]:
     """Every payment (voided ones marked), then the totals per category and for the event."""
-    books = service.ledger(tournament)
+    books = ledger_service.ledger(tournament)
     rows: list[list] = [
         [
             "section",
@@ -135,9 +133,6 @@ def ledger_csv_rows(tournament) -> list[list]:
     def when(moment) -> str:
         return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M:%S") if moment else ""
 
-    def money(cents: int) -> str:
-        return f"{cents / 100:.2f}"
-
     for p in ledger_payouts(tournament):
         award = p.award
         rows.append(
@@ -148,7 +143,7 @@ def ledger_csv_rows(tournament) -> list[list]:
                 award.place,
                 neutralise(award.player.name),
                 neutralise(award.player.code),
-                money(p.amount_cents),
+                amount(p.amount_cents),
                 "voided" if p.voided_at else "paid",
                 neutralise(p.paid_by.get_username()),
                 when(p.paid_at),
@@ -166,20 +161,20 @@ def ledger_csv_rows(tournament) -> list[list]:
             [
                 "category total",
                 neutralise(line.category.label),
-                money(line.awarded_cents),
-                money(line.paid_cents),
-                money(line.unpaid_cents),
-                money(line.voided_cents),
+                amount(line.awarded_cents),
+                amount(line.paid_cents),
+                amount(line.unpaid_cents),
+                amount(line.voided_cents),
             ]
         )
     rows.append(
         [
             "all prizes",
             "",
-            money(books.awarded_cents),
-            money(books.paid_cents),
-            money(books.unpaid_cents),
-            money(books.voided_cents),
+            amount(books.awarded_cents),
+            amount(books.paid_cents),
+            amount(books.unpaid_cents),
+            amount(books.voided_cents),
         ]
     )
     book = books.book
@@ -187,13 +182,13 @@ def ledger_csv_rows(tournament) -> list[list]:
         [
             "entry fees",
             f"{books.players_paid_entry} recorded, {book.comped_count} comped",
-            money(books.fees_cents),
+            amount(books.fees_cents),
         ]
     )
-    rows.append(["donations", "", money(book.donations_cents)])
-    rows.append(["given back", "", money(book.given_back_cents)])
-    rows.append(["expenses", "", money(book.expenses_cents)])
-    rows.append(["to the charity", neutralise(tournament.charity), money(books.charity_cents)])
+    rows.append(["donations", "", amount(book.donations_cents)])
+    rows.append(["given back", "", amount(book.given_back_cents)])
+    rows.append(["expenses", "", amount(book.expenses_cents)])
+    rows.append(["to the charity", neutralise(tournament.charity), amount(books.charity_cents)])
     return rows
 
 
@@ -202,8 +197,4 @@ class LedgerCsvView(PrizePageMixin, LedgerAccessMixin, View):
     http_method_names = ["get"]
 
     def get(self, request, slug):
-        response = HttpResponse(
-            to_csv(ledger_csv_rows(self.tournament)), content_type="text/csv; charset=utf-8"
-        )
-        response["Content-Disposition"] = f'attachment; filename="{slug}-ledger.csv"'
-        return response
+        return csv_response(to_csv(ledger_csv_rows(self.tournament)), f"{slug}-ledger.csv")

@@ -7,18 +7,22 @@ from functools import cached_property
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.generic import View
 
-from ...forms.prizes import PayForm, SearchForm, VoidForm, dollars
-from ...forms.stages import first_error
+from scoring.queue import already
+from tournaments.foundation.errors import UserFacingError
+from tournaments.foundation.text import first_error
+
+from ...forms.prizes import PayForm, VoidForm
+from ...forms.search import SearchForm
+from ...foundation.search import player_matches
+from ...foundation.text import money, ordinal, where
+from ...mixins.prizes import PAY, PrizePageMixin
 from ...models import Payout, PrizeAward
-from ...services import prizes as service
-from ...services.errors import UserFacingError
-from ...words import ordinal, where
-from .common import PAY, PrizePageMixin
+from ...services import payouts as payout_service
 
 
 @dataclass(frozen=True)
@@ -29,7 +33,7 @@ class ShareRow:
 
     @property
     def amount(self) -> str:
-        return dollars(self.award.amount_cents)
+        return money(self.award.amount_cents)
 
     @property
     def prize(self) -> str:
@@ -79,7 +83,7 @@ class PayoutsView(PrizePageMixin, View):
         q = search.query
         awards = awards_with_payouts(self.tournament)
         if q:
-            awards = awards.filter(Q(player__name__icontains=q) | Q(player__code__iexact=q))
+            awards = awards.filter(player_matches(q, prefix="player__"))
         rows = share_rows(awards)
         unpaid = [r for r in rows if r.live is None]
         return self.render(
@@ -88,9 +92,9 @@ class PayoutsView(PrizePageMixin, View):
             q=q,
             rows=rows,
             unpaid_count=len(unpaid),
-            unpaid_total=dollars(sum(r.award.amount_cents for r in unpaid)),
+            unpaid_total=money(sum(r.award.amount_cents for r in unpaid)),
             paid_count=len(rows) - len(unpaid),
-            paid_total=dollars(sum(r.live.amount_cents for r in rows if r.live)),
+            paid_total=money(sum(r.live.amount_cents for r in rows if r.live)),
             any_awards=bool(rows) or (bool(q) and self.tournament.awards.current().exists()),
             void_form=VoidForm(),
         )
@@ -115,7 +119,7 @@ class PayView(PrizePageMixin, View):
             "pay.html",
             status,
             award=self.award,
-            amount=dollars(self.award.amount_cents),
+            amount=money(self.award.amount_cents),
             where=where(self.award.scope_group),
             place=ordinal(self.award.place),
             live=live,
@@ -139,22 +143,23 @@ class PayView(PrizePageMixin, View):
             )
         back = form.cleaned_data["give_back"]
         try:
-            payout = service.pay(
+            payout = payout_service.pay(
                 self.award,
                 actor=request.user,
                 present=form.cleaned_data["present"],
                 id_checked=form.cleaned_data["id_checked"],
                 give_back_cents=back,
+                idempotency_key=request.POST.get("idempotency_key"),
             )
         except UserFacingError as exc:
             return self.page(form, error=exc.message, status=409)
         player = self.award.player
-        messages.success(
-            request,
-            f"Paid {dollars(payout.amount_cents)} to {player.name} ({player.code}) for "
+        text = (
+            f"Paid {money(payout.amount_cents)} to {player.name} ({player.code}) for "
             f"{self.award.category.label}, {where(self.award.scope_group).lower()}."
-            + (f" {dollars(back)} given back to the charity: thank you!" if back else ""),
+            + (f" {money(back)} given back to the charity: thank you!" if back else "")
         )
+        messages.success(request, already(payout.replayed, text))
         return redirect(payouts_url(slug, form.cleaned_data["q"]))
 
 
@@ -180,13 +185,13 @@ class VoidView(PrizePageMixin, View):
             )
             return redirect(back)
         try:
-            service.void(payout, actor=request.user, reason=form.cleaned_data["reason"])
+            payout_service.void(payout, actor=request.user, reason=form.cleaned_data["reason"])
         except UserFacingError as exc:
             messages.error(request, exc.message)
         else:
             messages.success(
                 request,
-                f"Payment of {dollars(payout.amount_cents)} to {payout.award.player.name} "
+                f"Payment of {money(payout.amount_cents)} to {payout.award.player.name} "
                 "voided. The prize can be paid again.",
             )
         return redirect(back)

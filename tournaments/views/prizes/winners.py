@@ -10,9 +10,12 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.generic import View
 
-from ...forms.numbers import whole_number
-from ...forms.prizes import NominationForm, TravelingForm, dollars
-from ...forms.stages import first_error
+from tournaments.foundation.errors import UserFacingError
+from tournaments.foundation.text import first_error
+
+from ...forms.prizes import NominationForm, TravelingForm
+from ...foundation.text import money, ordinal, where, whole_number
+from ...mixins.prizes import AWARD, PrizePageMixin
 from ...models import (
     Player,
     Pod,
@@ -23,23 +26,21 @@ from ...models import (
     Round,
     TravelingPass,
 )
-from ...prizes import OVERALL, Award, PrizeTie, Unawarded
-from ...services import cash_planner
-from ...services import prizes as service
-from ...services.costume import offered_rows
-from ...services.errors import UserFacingError
-from ...words import ordinal, where
-from .common import (
-    AWARD,
-    PrizePageMixin,
-    budget_context,
-    list_total_cents,
-    name_ids,
-    paid_started,
+from ...presenters.last_bunco import night_line
+from ...presenters.prize_budget import budget_context, list_total_cents
+from ...presenters.prizes import (
+    note_text,
+    passed_text,
+    stored_note_text,
+    unawarded_text,
     value_text,
     who,
 )
-from .last_bunco import night_line
+from ...rules.prizes import OVERALL, Award, PrizeTie, Unawarded
+from ...services import cash_planner
+from ...services import prizes as service
+from ...services.costume import offered_rows
+from ...services.prize_categories import paid_started
 
 
 @dataclass
@@ -103,7 +104,7 @@ class AwardShown:
     def each(self) -> str:
         """A shared place's amount each: "$8.33–$8.34" when the cents do not divide evenly."""
         cents = self.award.amount_cents_each
-        low, high = dollars(min(cents)), dollars(max(cents))
+        low, high = money(min(cents)), money(max(cents))
         return low if low == high else f"{low}–{high}"
 
 
@@ -128,13 +129,10 @@ class PrizeWinnersView(PrizePageMixin, View):
             pk: (name, code) for pk, name, code in t.players.values_list("pk", "name", "code")
         }
         names = {pk: name for pk, (name, _) in players.items()}
-        plan = service.plan_prizes(t)
-        totals = {
-            kind: service.player_totals(t, kind)
-            for kind in sorted(
-                {c.stage_kind for c in categories if c.measure in ("judged", "traveling_holder")}
-            )
-        }
+        every_stage = service.stage_totals(t, categories)
+        plan = service.plan_prizes(t, every_stage)
+        picked = {c.stage_kind for c in categories if c.measure in ("judged", "traveling_holder")}
+        totals = {kind: rows for kind, rows in every_stage.items() if kind in picked}
         stored = list(
             t.awards.current()
             .select_related("player", "category")
@@ -161,19 +159,19 @@ class PrizeWinnersView(PrizePageMixin, View):
             ties=[self.tie_shown(tie, categories, names) for tie in plan.pending],
             awards=self.awards_shown(plan, measures, names),
             unawarded=self.unawarded_shown(plan, names),
-            total=dollars(planned) if planned is not None else "",
+            total=money(planned) if planned is not None else "",
             **budget,
             roll_offs=self.roll_offs(t, plan, categories, names),
             stored=[
                 {
                     "award": a,
                     "where": where(a.scope_group),
-                    "amount": dollars(a.amount_cents),
-                    "note": name_ids(a.note, names),
+                    "amount": money(a.amount_cents),
+                    "note": stored_note_text(a.why, a.category.measure, names),
                 }
                 for a in stored
             ],
-            stored_total=dollars(sum(a.amount_cents for a in stored)),
+            stored_total=money(sum(a.amount_cents for a in stored)),
             stale=bool(stored) and self.differs(plan, stored),
             paying=paying,
             one_prize=t.one_prize_per_player,
@@ -239,11 +237,7 @@ class PrizeWinnersView(PrizePageMixin, View):
         if in_stage:
             ids = [r.player for r in in_stage]
         else:
-            ids = list(
-                t.players.filter(
-                    status=Player.Status.REGISTERED, checked_in_at__isnull=False
-                ).values_list("pk", flat=True)
-            )
+            ids = list(t.players.playing().values_list("pk", flat=True))
         choices = sorted(
             ((pk, f"{players[pk][0]} ({players[pk][1]})") for pk in ids if pk in players),
             key=lambda x: x[1].lower(),
@@ -288,14 +282,14 @@ class PrizeWinnersView(PrizePageMixin, View):
                     where(a.scope_group, a.pod),
                     ordinal(a.place),
                     [
-                        (names.get(p, str(p)), dollars(c))
+                        (names.get(p, str(p)), money(c))
                         for p, c in zip(a.players, a.amount_cents_each, strict=True)
                     ],
-                    dollars(a.total_cents),
+                    money(a.total_cents),
                     value_text(measure, a.value),
                     throws,
-                    name_ids(a.note, names),
-                    name_ids(a.moved_up_because, names),
+                    note_text(a.note, measure, names),
+                    passed_text(a.moved_up_because, names),
                 )
             )
         return shown
@@ -304,7 +298,7 @@ class PrizeWinnersView(PrizePageMixin, View):
         if plan.result is None:
             return []
         return [
-            UnawardedShown(u, where(u.scope_group), ordinal(u.place), name_ids(u.reason, names))
+            UnawardedShown(u, where(u.scope_group), ordinal(u.place), unawarded_text(u, names))
             for u in plan.result.unawarded
         ]
 
@@ -438,7 +432,7 @@ class AwardView(PrizePageMixin, View):
         except UserFacingError as exc:
             messages.error(request, exc.message)
             return redirect("prize-winners", slug)
-        total = dollars(sum(r.amount_cents for r in rows))
+        total = money(sum(r.amount_cents for r in rows))
         messages.success(
             request,
             f"{len(rows)} prize share{'s' if len(rows) != 1 else ''} awarded, {total} in all. "

@@ -1,0 +1,233 @@
+"""In Chromium on a phone with the network switched off: staff keep recording, the entries wait
+in the phone's queue (static/js/queue.js) and reach the server exactly once when it returns.
+
+Without the service worker the pages are opened as a venue laptop serves them, over plain HTTP
+at a name that is not localhost (`venue.test`, mapped to the test server by Chromium's host
+resolver): Chromium treats 127.0.0.1 and localhost as secure and would run the worker, and a
+switch in the site to turn it off would test a page no venue ever serves. With the worker the
+pages come from localhost, and the browser is closed and started again on the same profile.
+"""
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import TableResult
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, policy_violations
+from tests.support.factories import drawn_stage, member, record_pod
+from tests.support.web import log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+SCREENSHOTS = "/tmp/offline-{}.png"
+
+
+def results(pod):
+    """(table, version, winner) of every stored version, whoever saved it."""
+    return sorted(
+        TableResult.objects.filter(pod=pod, round__number=1).values_list(
+            "table", "version", "winner"
+        )
+    )
+
+
+def at_pod(page, tournament, organiser, staff_user):
+    """Pod 1 of a drawn qualifying stage, its round 1 open, and its staff member on its page."""
+    stage = drawn_stage(tournament, organiser, players=12, staff=staff_user)
+    pod_page = reverse("pod-detail", args=[tournament.slug, 1])
+    log_in(page, staff_user, pod_page, tap=True)
+    return stage, stage.pods.get(), pod_page
+
+
+def waiting(page, text):
+    from playwright.sync_api import expect
+
+    expect(page.locator("#queue-banner .queue-count")).to_contain_text(text)
+
+
+def sent_everything(page):
+    from playwright.sync_api import expect
+
+    expect(page.locator("#queue-banner")).to_have_attribute("data-waiting", "0", timeout=20_000)
+    expect(page.locator("#queue-banner")).to_have_attribute("data-held", "0")
+
+
+@pytest.fixture
+def venue_page(browser, live_server, settings):
+    """A phone on the venue's network: http://venue.test:<port>, not a secure context. Its
+    own Chromium (the host mapping is a launch option), from the session's Playwright."""
+    port = urlsplit(live_server.url).port
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "venue.test"]
+    args = [*CHROMIUM_ARGS, "--host-resolver-rules=MAP venue.test 127.0.0.1"]
+    venue = browser.browser_type.launch(executable_path=CHROMIUM, headless=True, args=args)
+    context = venue.new_context(base_url=f"http://venue.test:{port}", **PHONE)
+    context.set_default_timeout(10_000)
+    violations = policy_violations(context)
+    yield context.new_page()
+    venue.close()
+    assert not violations, violations
+
+
+def test_three_tables_recorded_offline_on_plain_http_are_stored_once(
+    venue_page, tournament, organiser, staff_user
+):
+    page = venue_page
+    _, pod, _ = at_pod(page, tournament, organiser, staff_user)
+    assert page.evaluate("[window.isSecureContext, 'serviceWorker' in navigator]") == [
+        False,
+        False,
+    ]
+
+    page.context.set_offline(True)
+    for table, winner in {1: 0, 2: 1, 3: 1}.items():
+        page.locator(f"#t{table}-winner-{winner}").tap()
+        form = page.locator(f"#table-{table}-form")
+        assert "Waiting to send" in form.locator(".queue-status").inner_text()
+    waiting(page, "3 results waiting to send: this phone is offline")
+    # A second thought about table 1, typed on top of the first: sent after it, on its version.
+    page.locator("#t1-winner-1").tap()
+    waiting(page, "4 results waiting to send")
+    page.screenshot(path=SCREENSHOTS.format("plain-queued"), full_page=True)
+    assert results(pod) == []
+
+    page.context.set_offline(False)
+    sent_everything(page)
+    assert results(pod) == [(1, 1, 0), (1, 2, 1), (2, 1, 1), (3, 1, 1)]
+    current = TableResult.objects.filter(pod=pod, is_current=True)
+    assert sorted(current.values_list("table", "version", "entered_by")) == [
+        (1, 2, staff_user.pk),
+        (2, 1, staff_user.pk),
+        (3, 1, staff_user.pk),
+    ]
+    assert "Sent" in page.locator("#table-3-form .queue-status").inner_text()
+
+
+def test_with_the_service_worker_the_queue_outlives_the_browser_while_offline(
+    browser, live_server, tournament, organiser, staff_user, tmp_path
+):
+    from playwright.sync_api import expect
+
+    stage = drawn_stage(tournament, organiser, players=12, staff=staff_user)
+    pod = stage.pods.get()
+    pod_page = reverse("pod-detail", args=[tournament.slug, 1])
+    table_1 = reverse("table-result", args=[tournament.slug, 1, 1, 1])
+    profile = tmp_path / "profile"
+
+    def start(**options):
+        context = browser.browser_type.launch_persistent_context(
+            profile,
+            executable_path=CHROMIUM,
+            headless=True,
+            args=CHROMIUM_ARGS,
+            base_url=live_server.url,
+            **PHONE,
+            **options,
+        )
+        context.set_default_timeout(10_000)
+        return context, policy_violations(context)
+
+    context, violations = start()
+    page = context.pages[0] if context.pages else context.new_page()
+    log_in(page, staff_user, pod_page, tap=True)
+    assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()  # now under the worker, which keeps this page and the table forms
+    expect(page.locator("#table-1")).to_be_visible()
+    page.wait_for_function(
+        "caches.open('bunco-staff-pages-1').then(c => c.keys())"
+        ".then(keys => keys.filter(k => /table\\/\\d+\\/$/.test(k.url)).length === 3)",
+        timeout=30_000,
+    )
+
+    context.set_offline(True)
+    # The worker's own requests are offline too: a page it never kept is not there.
+    page.goto(reverse("pod-detail", args=[tournament.slug, 2]))
+    expect(page.locator("body")).to_contain_text("This phone is offline")
+    response = page.goto(table_1)  # from the phone's copy
+    assert response.from_service_worker
+    page.locator("#winner-0").tap()
+    expect(page.locator("#result-form .queue-status")).to_contain_text("Waiting to send")
+    page.goto(pod_page)
+    page.locator("#t2-winner-1").tap()
+    page.locator("#t3-winner-0").tap()
+    waiting(page, "3 results waiting to send: this phone is offline")
+    assert results(pod) == []
+    context.close()  # the browser is closed while offline
+    assert not violations, violations
+
+    context, violations = start(offline=True)
+    page = context.pages[0] if context.pages else context.new_page()
+    page.goto(pod_page)
+    waiting(page, "3 results waiting to send: this phone is offline")
+    page.screenshot(path=SCREENSHOTS.format("restarted-offline"), full_page=True)
+    assert results(pod) == []
+
+    context.set_offline(False)
+    sent_everything(page)
+    assert results(pod) == [(1, 1, 0), (2, 1, 1), (3, 1, 0)]
+    context.close()
+    assert not violations, violations
+
+
+def test_a_result_changed_during_the_drop_out_comes_back_as_a_conflict(
+    phone_page, tournament, organiser, staff_user
+):
+    from playwright.sync_api import expect
+
+    page = phone_page
+    stage, pod, pod_page = at_pod(page, tournament, organiser, staff_user)
+    colleague = member(tournament, "staff", "colleague")
+    pod.staff.add(colleague)
+    # Online, a tap saves at once and the page shows it, as the form's own redirect did.
+    page.locator("#t3-winner-0").tap()
+    expect(page.get_by_role("alert").filter(has_text="Table 3 saved")).to_be_visible()
+    expect(page.locator("#reported")).to_have_text("1 of 3 tables reported")
+
+    page.context.set_offline(True)
+    page.locator("#t1-winner-0").tap()
+    page.locator("#t2-winner-0").tap()
+    waiting(page, "2 results waiting to send")
+    # Meanwhile a colleague, still on the network, records table 1 the other way.
+    record_pod(pod, stage.rounds.get(number=1), colleague, [1])
+
+    page.context.set_offline(False)
+    held = page.locator("#queue-banner .queue-held")
+    expect(held).to_have_count(1, timeout=20_000)
+    expect(held).to_contain_text("Table 1, round 1: conflict.")
+    expect(held).to_contain_text("You entered: Seats 1 & 3")
+    expect(page.locator("#queue-banner")).to_have_attribute("data-waiting", "0")
+    page.screenshot(path=SCREENSHOTS.format("conflict"), full_page=True)
+    # Nothing overwritten: table 1 is the colleague's, table 2 went through.
+    assert results(pod) == [(1, 1, 1), (2, 1, 0), (3, 1, 0)]
+    assert TableResult.objects.get(pod=pod, table=1).entered_by == colleague
+
+    held.get_by_role("link", name="Open it to resolve").tap()
+    page.wait_for_url(re.compile(r"/table/1/"))
+    expect(page.locator("#history")).to_contain_text("colleague")
+    # Still listed on the table's own page until it is settled or discarded.
+    expect(page.locator("#queue-banner .queue-held")).to_have_count(1)
+
+    # Signing out with something unsent asks first; saying no keeps it.
+    answers = iter([False, True])
+    questions = []
+
+    def answer(dialog):
+        questions.append(dialog.message)
+        dialog.accept() if next(answers) else dialog.dismiss()
+
+    page.on("dialog", answer)
+    sign_out = page.locator("form[data-sign-out]")
+    sign_out.evaluate("form => form.requestSubmit()")
+    expect(page.locator("#queue-banner .queue-held")).to_have_count(1)
+    with page.expect_navigation():
+        sign_out.evaluate("form => form.requestSubmit()")
+    assert len(questions) == 2 and "1 result on this phone has not been saved" in questions[0]
+
+    log_in(page, staff_user, pod_page, tap=True)
+    expect(page.locator("#queue-banner")).to_have_attribute("data-held", "0")
+    assert page.evaluate("indexedDB.databases().then(d => d.map(x => x.name))") in (
+        [],
+        [f"bunco-queue-{staff_user.pk}"],
+    )
