@@ -71,20 +71,55 @@
     return tx(["entries"], "readwrite", function (t) { t.objectStore("entries").delete(id); });
   }
   // One sender at a time across this account's tabs: a lease in the database (IndexedDB
-  // transactions are atomic, and navigator.locks exists only in secure contexts).
-  function lease(take) {
+  // transactions are atomic, and navigator.locks exists only in secure contexts). A lease left
+  // by a tab that is gone (closed mid-send, the browser restarted, a reload) would hold the line
+  // until it ran out, so a tab that finds another's lease asks on a BroadcastChannel whether
+  // its holder is still there, and takes it over when nobody answers.
+  var channel = window.BroadcastChannel ? new BroadcastChannel(DB_NAME) : null;
+  if (channel) {
+    channel.addEventListener("message", function (event) {
+      if (event.data && event.data.ask === TAB) channel.postMessage({ here: TAB });
+    });
+  }
+  function stillThere(tab) {
+    if (!channel) return Promise.resolve(true);
+    return new Promise(function (resolve) {
+      var answered = function (event) {
+        if (!event.data || event.data.here !== tab) return;
+        clearTimeout(silence);
+        channel.removeEventListener("message", answered);
+        resolve(true);
+      };
+      var silence = setTimeout(function () {
+        channel.removeEventListener("message", answered);
+        resolve(false);
+      }, 500);
+      channel.addEventListener("message", answered);
+      channel.postMessage({ ask: tab });
+    });
+  }
+  function holdLease(take, gone) { // `gone`: a tab found not to be there, whose lease is free
     return tx(["meta"], "readwrite", function (t, done) {
       var store = t.objectStore("meta");
       var req = store.get("sender");
       req.onsuccess = function () {
         var held = req.result;
-        var mine = !held || held.tab === TAB || held.until < Date.now();
+        var mine = !held || held.tab === TAB || held.tab === gone || held.until < Date.now();
         if (take && mine) store.put({ name: "sender", tab: TAB, until: Date.now() + 20000 });
         if (!take && held && held.tab === TAB) store.delete("sender");
-        done(mine);
+        done(mine ? true : held.tab);
       };
     });
   }
+  function lease(take) {
+    return holdLease(take).then(function (holder) {
+      if (holder === true || !take) return holder === true;
+      return stillThere(holder).then(function (there) {
+        return there ? false : holdLease(true, holder).then(function (mine) { return mine === true; });
+      });
+    });
+  }
+  window.addEventListener("pagehide", function () { lease(false); });
 
   // --- keys and fields ----------------------------------------------------------------------
   function uuid4() { // crypto.randomUUID needs a secure context; getRandomValues does not

@@ -48,10 +48,21 @@ def waiting(page, text):
     expect(page.locator("#queue-banner .queue-count")).to_contain_text(text)
 
 
-def sent_everything(page):
+def record_writes(context, traffic):
+    """Every POST the browser tried and how it ended, for a failure's message."""
+    context.on("requestfailed", lambda r: r.method == "POST" and traffic.append((r.url, r.failure)))
+    context.on(
+        "response", lambda r: r.request.method == "POST" and traffic.append((r.url, r.status))
+    )
+
+
+def sent_everything(page, traffic=()):
     from playwright.sync_api import expect
 
-    expect(page.locator("#queue-banner")).to_have_attribute("data-waiting", "0", timeout=20_000)
+    try:
+        expect(page.locator("#queue-banner")).to_have_attribute("data-waiting", "0", timeout=20_000)
+    except AssertionError as error:
+        raise AssertionError(f"{error}\nWrites tried: {list(traffic)}") from None
     expect(page.locator("#queue-banner")).to_have_attribute("data-held", "0")
 
 
@@ -105,8 +116,59 @@ def test_three_tables_recorded_offline_on_plain_http_are_stored_once(
     assert "Sent" in page.locator("#table-3-form .queue-status").inner_text()
 
 
+STALE_LEASE = """user => new Promise((resolve, reject) => {
+    const open = indexedDB.open("bunco-queue-" + user, 1);
+    open.onsuccess = () => {
+        const t = open.result.transaction(["meta"], "readwrite");
+        t.objectStore("meta").put({name: "sender", tab: "a-closed-tab", until: Date.now() + 60000});
+        t.oncomplete = () => resolve(true);
+        t.onerror = () => reject(t.error);
+    };
+    open.onerror = () => reject(open.error);
+})"""
+
+
+def test_a_sender_lease_left_by_a_closed_tab_does_not_hold_the_line(
+    venue_page, tournament, organiser, staff_user
+):
+    """A tab closed mid-send leaves its lease for a minute; the phone asks whether that tab is
+    still there, nobody answers, and the queue goes out at once instead of a minute later."""
+    page = venue_page
+    _, pod, _ = at_pod(page, tournament, organiser, staff_user)
+    page.context.set_offline(True)
+    page.locator("#t1-winner-0").tap()
+    waiting(page, "1 result waiting to send: this phone is offline")
+    assert page.evaluate(STALE_LEASE, staff_user.pk)
+
+    page.context.set_offline(False)
+    from playwright.sync_api import expect
+
+    expect(page.locator("#queue-banner")).to_have_attribute("data-waiting", "0", timeout=8_000)
+    assert results(pod) == [(1, 1, 0)]
+
+
+def test_two_tabs_on_the_pod_send_the_queue_once(venue_page, tournament, organiser, staff_user):
+    """Both tabs see the same queue; the one holding the lease sends, the other, told it is
+    there, waits: each result is stored once and both banners empty."""
+    page = venue_page
+    _, pod, pod_page = at_pod(page, tournament, organiser, staff_user)
+    other = page.context.new_page()
+    other.goto(pod_page)
+    page.context.set_offline(True)
+    for table, winner in {1: 0, 2: 1, 3: 1}.items():
+        page.locator(f"#t{table}-winner-{winner}").tap()
+    waiting(page, "3 results waiting to send")
+    other.evaluate("window.dispatchEvent(new Event('offline'))")
+    waiting(other, "3 results waiting to send")
+
+    page.context.set_offline(False)
+    sent_everything(page)
+    sent_everything(other)
+    assert results(pod) == [(1, 1, 0), (2, 1, 1), (3, 1, 1)]
+
+
 def test_with_the_service_worker_the_queue_outlives_the_browser_while_offline(
-    browser, live_server, tournament, organiser, staff_user, tmp_path
+    browser, live_server, tournament, organiser, staff_user, tmp_path, request
 ):
     from playwright.sync_api import expect
 
@@ -115,6 +177,7 @@ def test_with_the_service_worker_the_queue_outlives_the_browser_while_offline(
     pod_page = reverse("pod-detail", args=[tournament.slug, 1])
     table_1 = reverse("table-result", args=[tournament.slug, 1, 1, 1])
     profile = tmp_path / "profile"
+    traffic = []
 
     def start(**options):
         context = browser.browser_type.launch_persistent_context(
@@ -126,7 +189,11 @@ def test_with_the_service_worker_the_queue_outlives_the_browser_while_offline(
             **PHONE,
             **options,
         )
+        # Closed even when an assertion fails: a browser left running would go on sending its
+        # queue to a server whose database is being emptied for the next test.
+        request.addfinalizer(context.close)
         context.set_default_timeout(10_000)
+        record_writes(context, traffic)
         return context, policy_violations(context)
 
     context, violations = start()
@@ -165,7 +232,7 @@ def test_with_the_service_worker_the_queue_outlives_the_browser_while_offline(
     assert results(pod) == []
 
     context.set_offline(False)
-    sent_everything(page)
+    sent_everything(page, traffic)
     assert results(pod) == [(1, 1, 0), (2, 1, 1), (3, 1, 0)]
     context.close()
     assert not violations, violations
