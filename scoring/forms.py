@@ -157,7 +157,7 @@ class ResultForm(forms.Form):
             "tie": result.tie,
             "tie_note": (result.tie_break or {}).get("note", ""),
         }
-        for credit in result.credits.all():
+        for credit in result.roll_credits():
             seat = seat_of_player.get(credit.player_id)
             if seat is None:
                 continue

@@ -12,7 +12,7 @@ read that row instead of asking again.
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, F, FilteredRelation, OuterRef, Q, Subquery
+from django.db.models import Exists, F, OuterRef, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -24,6 +24,7 @@ from scoring.services.cards import (
     may_verify,
 )
 from scoring.services.results import may_record
+from scoring.services.rounds import join_round, joined_round
 from tournaments.models import Pod, Round, Stage
 from tournaments.permissions import (
     TournamentPermissionMixin,
@@ -32,8 +33,6 @@ from tournaments.permissions import (
     remember_roles,
     role_flags,
 )
-
-ROUND_FIELDS = [f.attname for f in Round._meta.concrete_fields]
 
 
 def pod_for_request(
@@ -65,22 +64,16 @@ def pod_for_request(
     else:
         pods = pods.filter(stage_id=F("latest_stage"))
     if round_number is not None:
-        pods = pods.annotate(
-            url_round_row=FilteredRelation(
-                "stage__rounds", condition=Q(stage__rounds__number=round_number)
-            ),
-            **{f"round_{name}": F(f"url_round_row__{name}") for name in ROUND_FIELDS},
-        )
+        pods = join_round(pods, rounds="stage__rounds", number=round_number, as_="url_round")
     pod = pods.order_by("-stage__drawn_at", "-stage__pk").first()
     if pod is None:
         return None
     if user.is_authenticated:
         pod.assigned_to = (user.pk, pod.assigned)
     pod.url_round = None
-    if round_number is not None and pod.round_id is not None:
-        values = [getattr(pod, f"round_{name}") for name in ROUND_FIELDS]
-        pod.url_round = Round.from_db(Pod.objects.db, ROUND_FIELDS, values)
-        pod.url_round.stage = pod.stage
+    if round_number is not None and (url_round := joined_round(pod, "url_round")) is not None:
+        pod.url_round = url_round
+        url_round.stage = pod.stage
     return pod
 
 

@@ -53,6 +53,14 @@ class TableResult(models.Model):
     def __str__(self) -> str:
         return f"{self.round} pod {self.pod_id} table {self.table} v{self.version}"
 
+    def roll_credits(self) -> list["RollCredit"]:
+        """Its roll credits. Most tables credit nobody, so a result read knowing it has none
+        (`credited` false, see `scoring.presenters.tables.with_credits`) answers without a
+        query."""
+        if getattr(self, "credited", True) is False:
+            return []
+        return list(self.credits.all())
+
 
 class RollCredit(models.Model):
     """Buncos, minis and snake eyes a player rolled at a table; only the roller gets credit."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet, prefetch_related_objects
 
 from scoring.forms import ResultForm
 from scoring.models import RollCredit, TableResult
@@ -83,7 +83,7 @@ class TableView:
 def credit_rows(result: TableResult, seats: list[Seat]) -> list[CreditRow]:
     seat_of = {s.player_id: s for s in seats if s.player_id is not None}
     rows = []
-    for credit in result.credits.all():
+    for credit in result.roll_credits():
         seat = seat_of.get(credit.player_id)
         name = seat.player.name if seat else f"Player #{credit.player_id}"
         rows.append(CreditRow(name, seat.seat if seat else None, credit))
@@ -116,7 +116,16 @@ def build_tables(
     return tables
 
 
-def results_with_credits():
-    return TableResult.objects.select_related("entered_by").prefetch_related(
-        Prefetch("credits", queryset=RollCredit.objects.order_by("player_id"))
+def with_credits(results: QuerySet) -> list[TableResult]:
+    """The results, with who entered them and their roll credits; the credits are read (one
+    more query) only when one of the results has any."""
+    rows = list(
+        results.select_related("entered_by").annotate(
+            credited=Exists(RollCredit.objects.filter(result=OuterRef("pk")))
+        )
     )
+    prefetch_related_objects(
+        [r for r in rows if r.credited],
+        Prefetch("credits", queryset=RollCredit.objects.order_by("player_id")),
+    )
+    return rows

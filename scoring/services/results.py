@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError
 from django.utils.timezone import localtime
 
+from scoring.services.rounds import join_round, joined_round
 from scoring.services.seating import refresh_next_round
 from tournaments.foundation import audit, changes, idempotency
 from tournaments.foundation.errors import UserFacingError, VersionConflict
@@ -157,15 +158,32 @@ def _record(
     if not 1 <= table <= pod.tables:
         raise UserFacingError(f"{pod} has tables 1 to {pod.tables}.")
     Pod.objects.select_for_update().filter(pk=pod.pk).values_list("pk").get()
-    # Under the lock: this round's status and the next one's, and every current result of
-    # the pod in this round (this table's, and whether the pod is complete).
-    rounds = {
-        r.number: r
-        for r in Round.objects.filter(
-            stage_id=round_.stage_id, number__in=(round_.number, round_.number + 1)
+    # Under the lock (each statement after it sees what the lock waited for), the table's
+    # seats with this round's status now and the next round beside them, in one statement;
+    # then every current result of the pod in this round (this table's, and whether the pod is
+    # complete). A table with no seats reads the rounds on their own, to say why.
+    table_seats = list(
+        join_round(
+            Seat.objects.filter(round_id=round_.pk, pod=pod, table=table),
+            rounds="round__stage__rounds",
+            number=round_.number + 1,
+            as_="next_round",
         )
-    }
-    round_, next_round = rounds[round_.number], rounds.get(round_.number + 1)
+        .select_related("player", "round")
+        .order_by("seat")
+    )
+    if table_seats:
+        round_, next_round = table_seats[0].round, joined_round(table_seats[0], "next_round")
+        for seat in table_seats:
+            seat.round = round_
+    else:
+        rounds = {
+            r.number: r
+            for r in Round.objects.filter(
+                stage_id=round_.stage_id, number__in=(round_.number, round_.number + 1)
+            )
+        }
+        round_, next_round = rounds[round_.number], rounds.get(round_.number + 1)
     reported = {
         r.table: r
         for r in TableResult.objects.filter(round=round_, pod=pod, is_current=True).select_related(
@@ -190,11 +208,6 @@ def _record(
         )
     if current is not None and round_.status == Round.Status.CLOSED and not entry.reason.strip():
         raise UserFacingError("Say why a closed round's result is corrected.")
-    table_seats = list(
-        Seat.objects.filter(round=round_, pod=pod, table=table)
-        .select_related("player")
-        .order_by("seat")
-    )
     seats = {s.seat: s for s in table_seats}
     if len(seats) != 4:
         raise UserFacingError(f"Table {table} of {pod} has no seating for this round.")

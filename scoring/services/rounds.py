@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count
+from django.db.models import Count, F, FilteredRelation, Q, QuerySet
 from django.utils import timezone
 
 from scoring.models import TableResult
@@ -23,6 +23,27 @@ class PodProgress:
     @property
     def complete(self) -> bool:
         return self.reported >= self.tables
+
+
+ROUND_FIELDS = [f.attname for f in Round._meta.concrete_fields]
+
+
+def join_round(queryset: QuerySet, *, rounds: str, number: int, as_: str) -> QuerySet:
+    """Each row with the round numbered `number` among `rounds` (a path to a stage's rounds)
+    beside it, as columns `<as_>_<field>`: one statement where a request needs a row and a
+    round, and, read after a lock, one snapshot for both (`joined_round` builds the round)."""
+    return queryset.annotate(
+        **{f"{as_}_row": FilteredRelation(rounds, condition=Q(**{f"{rounds}__number": number}))},
+        **{f"{as_}_{name}": F(f"{as_}_row__{name}") for name in ROUND_FIELDS},
+    )
+
+
+def joined_round(row, as_: str) -> Round | None:
+    """The round `join_round` put beside `row`; None when the stage has no such round."""
+    if getattr(row, f"{as_}_id") is None:
+        return None
+    values = [getattr(row, f"{as_}_{name}") for name in ROUND_FIELDS]
+    return Round.from_db(Round.objects.db, ROUND_FIELDS, values)
 
 
 def current_round(stage: Stage) -> Round | None:

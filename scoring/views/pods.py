@@ -11,8 +11,9 @@ from django.views.generic import TemplateView
 
 from scoring.forms import add_pod_page_forms
 from scoring.mixins import ENTER, PodAccessMixin
+from scoring.models import TableResult
 from scoring.presenters.stages import pod_url, stages_newest_first
-from scoring.presenters.tables import build_tables, results_with_credits
+from scoring.presenters.tables import build_tables, with_credits
 from scoring.services.rounds import current_of, current_round, progress
 from tournaments import http_cache
 from tournaments.foundation.text import whole_number
@@ -109,7 +110,9 @@ class PodDetailView(PodAccessMixin, http_cache.LivePart, TemplateView):
             (seats if seat.round_id == round_.pk else next_seats).append(seat)
         results = {
             r.table: r
-            for r in results_with_credits().filter(round=round_, pod=pod, is_current=True)
+            for r in with_credits(
+                TableResult.objects.filter(round=round_, pod=pod, is_current=True)
+            )
         }
         tables = build_tables(pod, seats, results, next_seats)
         add_pod_page_forms(tables, stage, round_)

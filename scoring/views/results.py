@@ -23,8 +23,8 @@ from scoring.presenters.tables import (
     SeatRow,
     TableView,
     credit_rows,
-    results_with_credits,
     seat_name,
+    with_credits,
 )
 from scoring.rules.table import pair_label, partner_pairs
 from scoring.services.results import ResultConflict, ResultEntry, record_result
@@ -84,10 +84,10 @@ class TableResultView(PodAccessMixin, View):
         Read only when a page is rendered: a save that goes through redirects without it, and
         after a long night of corrections it is the heaviest read of the form.
         """
-        return list(
-            results_with_credits()
-            .filter(round=self.round, pod=self.pod, table=self.table)
-            .order_by("-version")
+        return with_credits(
+            TableResult.objects.filter(round=self.round, pod=self.pod, table=self.table).order_by(
+                "-version"
+            )
         )
 
     @property
