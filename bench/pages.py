@@ -40,8 +40,7 @@ LIMIT = 1.5
 
 def room(players: int):
     """Checked in, drawn, round 1 open, pod 1 reported: the room at the start of the night."""
-    from tests.factories import OrganiserFactory, TournamentFactory
-    from tests.helpers import drawn_stage, record_pod
+    from tests.support.factories import OrganiserFactory, TournamentFactory, drawn_stage, record_pod
 
     organiser = OrganiserFactory()
     tournament = TournamentFactory(organiser=organiser, capacity=players, slug=f"room-{players}")
@@ -52,8 +51,7 @@ def room(players: int):
 
 def played(players: int):
     """Qualifying played and every card verified, the rule sheet's prizes loaded."""
-    from tests.helpers import played_qualifying
-
+    from tests.support.events import played_qualifying
     from tournaments.services import prizes
 
     event = played_qualifying(players, 7, slug=f"played-{players}")

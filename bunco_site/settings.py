@@ -111,6 +111,9 @@ TEMPLATES = [
     },
 ]
 
+# Plain inputs written in Python, the rest from Django's widget templates (renderers.py).
+FORM_RENDERER = "bunco_site.renderers.FastInputs"
+
 WSGI_APPLICATION = "bunco_site.wsgi.application"
 
 DATABASES = {
