@@ -119,3 +119,44 @@ def test_board_seat_finder_and_pod_pages_follow_saves_without_a_reload(
 
     for kept in (board_kept, finder_kept, org_kept, colleague_kept):
         assert kept(), "a page was reloaded"
+
+
+def test_a_form_being_typed_into_is_not_swapped_away_by_a_colleagues_save(
+    phone_page, tournament, organiser, staff_user
+):
+    """The pod page's live part follows the room, but not over a table form the staff member
+    has started typing into: the typed points stay until the form is sent, and the part
+    catches up after it."""
+    from playwright.sync_api import expect
+
+    from scoring.models import TableResult
+    from tests.support.factories import member, record_pod
+
+    page = phone_page
+    stage = drawn_stage(tournament, organiser, players=12, staff=staff_user)
+    pod = stage.pods.get()
+    colleague = member(tournament, "staff", "colleague")
+    pod.staff.add(colleague)
+    log_in(page, staff_user, reverse("pod-detail", args=[tournament.slug, 1]), tap=True)
+    form = page.locator("#table-2-form")
+    form.locator("details summary").tap()
+    points = form.locator("input[name=points_13]")
+    points.fill("21")
+    form.locator("input[name=points_24]").fill("12")
+    points.evaluate("box => { box.keptByTheTest = true; }")
+
+    with page.expect_response(
+        lambda r: r.request.headers.get("hx-request") == "true" and "/pods/1/" in r.url,
+        timeout=WITHIN,
+    ):
+        record_pod(pod, stage.rounds.get(number=1), colleague, [1])  # table 1, elsewhere
+    page.wait_for_timeout(300)  # the answer's swap, had it not been held back
+    assert points.evaluate("box => box.keptByTheTest === true"), "the form was replaced"
+    expect(points).to_have_value("21")
+    expect(page.locator("#reported")).to_have_text("0 of 3 tables reported")
+
+    form.locator("#t2-winner-0").tap()
+    expect(page.locator("#reported")).to_have_text("2 of 3 tables reported", timeout=WITHIN)
+    saved = TableResult.objects.get(pod=pod, table=2, is_current=True)
+    assert (saved.winner, saved.points_13, saved.points_24) == (0, 21, 12)
+    assert saved.entered_by == staff_user
