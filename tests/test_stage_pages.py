@@ -10,7 +10,14 @@ from django.utils import timezone
 
 from scoring.services import rounds as round_service
 from scoring.services.results import ResultEntry, record_result
-from tests.support.factories import PlayerFactory, TournamentFactory, UserFactory, checked_in, grant
+from tests.support.factories import (
+    PlayerFactory,
+    TournamentFactory,
+    UserFactory,
+    checked_in,
+    drawn_stage,
+    grant,
+)
 from tests.support.web import text, url
 from tournaments.models import AuditEntry, Draw, Player, Pod, RosterChange, Round, Seat, Stage
 from tournaments.permissions import forget_cached_roles
@@ -499,12 +506,35 @@ def test_progress_is_polled(tournament, drawn, organiser, org):
     report_all(first, organiser, pods=[drawn.pods.get(number=2)])
     card = text(org.get(url("stage-rounds", tournament), headers=HTMX))
     assert 'id="round-control"' in card and "<html" not in card
+    # Only the pods still playing are named; a finished pod is counted.
     assert re.search(r'id="progress-pod-1"[^>]*>Pod 1: 0/3<', card)
-    assert re.search(r'id="progress-pod-2"[^>]*>Pod 2: 3/3<', card)
+    assert 'id="progress-pod-2"' not in card
     assert 'id="tables-reported">3/6<' in card
+    assert 'id="pods-complete">1 of 2 pods complete<' in card
+
+    report_all(first, organiser, pods=[drawn.pods.get(number=1)])
+    card = text(org.get(url("stage-rounds", tournament), headers=HTMX))
+    assert "Every pod has reported: the round can be closed." in card
+    assert 'id="pods-complete">2 of 2 pods complete<' in card
 
     plain = org.get(url("stage-rounds", tournament))
     assert plain.status_code == 302
+
+
+def test_a_big_room_names_the_pods_still_playing_only_when_few_are_left(tournament, organiser, org):
+    tournament.capacity = 13 * 12
+    tournament.save()
+    stage = drawn_stage(tournament, organiser, players=13 * 12)
+    first = stage.rounds.get(number=1)
+    card = text(org.get(url("stage-rounds", tournament), headers=HTMX))
+    assert "13 pods still playing: they are named here once 12 or fewer are left." in card
+    assert "progress-pod-" not in card
+
+    report_all(first, organiser, pods=[stage.pods.get(number=5)])
+    card = text(org.get(url("stage-rounds", tournament), headers=HTMX))
+    assert 'id="pods-complete">1 of 13 pods complete<' in card
+    named = re.findall(r'id="progress-pod-(\d+)"', card)
+    assert named == [str(n) for n in range(1, 14) if n != 5]
 
 
 def test_finished_stage_says_so(organiser, org):

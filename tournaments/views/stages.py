@@ -79,13 +79,20 @@ def round_context(stage: Stage) -> dict:
         upcoming = None  # every round has started
     is_open = current is not None and current.status == Round.Status.OPEN
     pods = round_service.progress(current) if is_open else []
+    # Which pods are still playing, by name, once few are left: at the start of a round of a
+    # 100-pod room a badge a pod is a wall nobody reads, and the card is fetched on every save.
+    playing = [p for p in pods if not p.complete]
     return {
         "stage": stage,
         "current_round": current,
         "round_open": is_open,
         "next_round": upcoming,
         "can_start": not is_open and upcoming is not None,
-        "progress": pods,
+        "still_playing": playing if len(playing) <= PODS_PER_PAGE else [],
+        "pods_playing": len(playing),
+        "shown_playing": PODS_PER_PAGE,
+        "pods_complete": len(pods) - len(playing),
+        "pod_count": len(pods),
         "reported": sum(p.reported for p in pods),
         "table_count": sum(p.tables for p in pods),
         "finished": stage.status == Stage.Status.FINISHED,
