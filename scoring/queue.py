@@ -91,11 +91,14 @@ def answer(
     *,
     errors: dict[str, list[str]] | None = None,
     version: int | None = None,
+    next_url: str | None = None,
 ) -> JsonResponse:
-    return JsonResponse(
-        {"status": status, "message": message, "errors": errors or {}, "version": version},
-        status=HTTP_STATUS[status],
-    )
+    """`next`, when given, is the page the form itself would have gone to (the next card to
+    type in): the phone opens it if the staff member is still waiting on this save."""
+    body = {"status": status, "message": message, "errors": errors or {}, "version": version}
+    if next_url:
+        body["next"] = next_url
+    return JsonResponse(body, status=HTTP_STATUS[status])
 
 
 def reply(
@@ -106,10 +109,11 @@ def reply(
     *,
     errors: dict[str, list[str]] | None = None,
     version: int | None = None,
+    next_url: str | None = None,
 ) -> JsonResponse:
     """The answer to a queued save about `pod`, noting that the phone reached the server."""
     phones.report(request.user, pod, queued_count(request))
-    return answer(status, message, errors=errors, version=version)
+    return answer(status, message, errors=errors, version=version, next_url=next_url)
 
 
 class QueueAnswerMiddleware:

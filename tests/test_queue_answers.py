@@ -26,7 +26,7 @@ from tests.support.factories import (
     record_pod,
 )
 from tests.support.web import text, url
-from tournaments.models import AuditEntry, Payout, PhoneSync, WriteReceipt
+from tournaments.models import AuditEntry, Payout, PhoneSync, Player, WriteReceipt
 from tournaments.permissions import forget_cached_roles
 from tournaments.services import stages as stage_service
 from tournaments.views.phones import NOT_STAFF
@@ -203,6 +203,23 @@ def test_a_card_entry_and_a_confirmation_posted_twice_store_once(pod_event, clie
     second = bert.post(card_url, confirm, headers=QUEUE)
     assert second.status_code == 200 and second.json()["status"] == "duplicate"
     assert AuditEntry.objects.filter(action="card.confirmed").count() == 1
+
+
+def test_a_queued_card_entry_sends_the_phone_on_to_the_next_card(pod_event, client_for):
+    """As the form does without the queue: the answer names the next card to type in."""
+    tournament, stage, pod, ann, _ = pod_event
+    player, data = played_card(stage, pod, ann)
+    card_url = url("card-detail", tournament, 1, player.pk)
+    response = client_for(ann).post(
+        card_url, {**data, "idempotency_key": str(uuid.uuid4())}, headers=QUEUE
+    )
+    answer = response.json()
+    assert answer["status"] == "saved"
+    following = re.fullmatch(
+        url("card-detail", tournament, 1, 0).replace("/0/", r"/(\d+)/"), answer["next"]
+    )
+    after = Player.objects.get(pk=following.group(1))
+    assert after != player and answer["message"].endswith(f"Next: {after.name}'s card.")
 
 
 def test_a_queued_card_entry_on_an_old_version_is_a_conflict(pod_event, client_for):

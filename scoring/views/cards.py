@@ -311,14 +311,26 @@ class CardDetailView(CardPodAccessMixin, View):
             return self.resolve()
         return HttpResponseBadRequest("Unknown action.")
 
-    def done(self, message: str, *, to_card: bool = False, entry=None):
+    def done(self, message: str, *, to_card: bool = False, entry=None, next_url: str = ""):
+        """Where a save goes next, told the same way to a form and to the phone's queue (which
+        opens `next` only if the staff member is still waiting on this save)."""
+        target = next_url or (
+            self.card_url(self.player.pk)
+            if to_card
+            else self.pod_cards_url(f"#card-{self.player.pk}")
+        )
         if entry is not None and queue.from_queue(self.request):
             status = queue.DUPLICATE if entry.replayed else queue.SAVED
-            return queue.reply(self.request, self.pod, status, message, version=entry.version)
+            return queue.reply(
+                self.request,
+                self.pod,
+                status,
+                message,
+                version=entry.version,
+                next_url=next_url or (target if to_card else ""),
+            )
         messages.success(self.request, message)
-        if to_card:
-            return redirect(self.card_url(self.player.pk))
-        return redirect(self.pod_cards_url(f"#card-{self.player.pk}"))
+        return redirect(target)
 
     def enter(self):
         form = self.card_form(self.request.POST)
@@ -351,10 +363,8 @@ class CardDetailView(CardPodAccessMixin, View):
         state = current_state(self.stage, self.player)
         text = f"{self.player.name}'s card saved (version {entry.version}): "
         text = queue.already(entry.replayed, text + STATUS_LABELS[state.status] + ".")
-        if from_queue:
-            return self.done(text, entry=entry)
         if state.status == Status.DIFFERS:
-            return self.done(text + " Check the differences below.", to_card=True)
+            return self.done(text + " Check the differences below.", to_card=True, entry=entry)
         after = next_to_enter(
             load_stage(self.stage, pod=self.pod),
             self.pod.number,
@@ -362,9 +372,10 @@ class CardDetailView(CardPodAccessMixin, View):
             self.request.user.pk,
         )
         if after is None:
-            return self.done(text + " Every card of this pod has been entered.")
-        messages.success(self.request, f"{text} Next: {after.name}'s card.")
-        return redirect(self.card_url(after.pk))
+            return self.done(text + " Every card of this pod has been entered.", entry=entry)
+        return self.done(
+            f"{text} Next: {after.name}'s card.", entry=entry, next_url=self.card_url(after.pk)
+        )
 
     def confirm(self):
         form = ConfirmForm(self.request.POST)

@@ -310,10 +310,13 @@
         if (base && answer.version != null) base.value = answer.version;
         formStatus(form, "Sent: " + (answer.message || "saved") , "sent");
       });
-      if (wasForeground && entry.done) {
+      // The page the form itself would have gone to: the next card to type in, say.
+      var next = typeof answer.next === "string" && answer.next.charAt(0) === "/" &&
+        answer.next.charAt(1) !== "/" ? answer.next : entry.done;
+      if (wasForeground && next) {
         foreground = null;
         sessionStorage.setItem("bunco-queue-flash", answer.message || "");
-        window.location.assign(entry.done);
+        window.location.assign(next);
       }
     });
   }

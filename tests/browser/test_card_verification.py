@@ -121,3 +121,31 @@ def test_standings_on_a_laptop_sort_by_a_column(page):
     expect(page.locator("#leaders .leader:not(.head)")).to_have_count(6)
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.screenshot(path=SCREENSHOTS.format("board"))
+
+
+def test_after_a_card_is_saved_the_phone_opens_the_next_card_to_type_in(phone_page):
+    """The card form saves through the phone's queue; its answer names the next card, as the
+    form's own redirect did without the queue."""
+    from playwright.sync_api import expect
+
+    page = phone_page
+    r = rehearse(players=12, preset="classic", seed=5, stop_after_round=6)
+    stage = Stage.objects.get(tournament=r.tournament, kind="qualifying")
+    pod = stage.pods.get()
+    anna = staff_of(r.tournament, "anna", pod)
+    cards = card_service.load_stage(stage)
+    first, record = cards.in_pod(1)[0], cards.records[cards.in_pod(1)[0]]
+
+    log_in(page, anna, reverse("card-detail", args=[r.tournament.slug, 1, first]), tap=True)
+    for number, mark in enumerate(record.rounds, start=1):
+        if mark:
+            page.locator(f"label[for=r{number}-{mark}]").tap()
+    page.locator("#id_buncos").fill(str(record.buncos))
+    page.locator("#id_minis").fill(str(record.minis))
+    page.locator("#save-card").tap()
+    page.wait_for_url(re.compile(rf"/pods/1/cards/(?!{first}/)\d+/$"))
+    after = int(re.search(r"/cards/(\d+)/$", page.url).group(1))
+    name = cards.players[after].name
+    expect(page.get_by_role("alert").filter(has_text=f"Next: {name}'s card.")).to_be_visible()
+    expect(page.locator("#card-form")).to_be_visible()
+    assert CardEntry.objects.get(player_id=first).entered_by == anna
