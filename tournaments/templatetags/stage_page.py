@@ -9,6 +9,8 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from scoring.rules.table import partner_pairs
+
 register = template.Library()
 
 SELECTED = mark_safe(" selected")
@@ -40,12 +42,15 @@ def seat(s, hostess_id: int | None, pod_number: int) -> SafeString:
 
 @register.simple_tag
 def pod_seating(row) -> SafeString:
-    """One `<li>` a table: seats 1 & 3 vs 2 & 4."""
+    """One `<li>` a table: one pair of partners (`partner_pairs`) against the other."""
     hostess, number = row.pod.hostess_id, row.pod.number
     return format_html_join(
         "\n",
         '<li>{} &amp; {} <span class="text-muted">vs</span> {} &amp; {}</li>',
-        (tuple(seat(table[i], hostess, number) for i in (0, 2, 1, 3)) for table in row.tables),
+        (
+            tuple(seat(table[n - 1], hostess, number) for pair in partner_pairs() for n in pair)
+            for table in row.tables
+        ),
     )
 
 
