@@ -89,6 +89,7 @@ def played_pages(slug: str) -> dict[str, tuple[str, dict, bool]]:
 def measure(get: Callable[[], object], repeat: int) -> tuple[float, int, int, float]:
     """(smallest CPU seconds of `repeat` requests, queries, bytes, CPU seconds of the first
     request: a page that caches what it read shows the difference)."""
+    from django.core.cache import cache
     from django.db import connection
 
     queries = 0
@@ -98,6 +99,7 @@ def measure(get: Callable[[], object], repeat: int) -> tuple[float, int, int, fl
         queries += 1
         return execute(sql, params, many, context)
 
+    cache.clear()  # the first request reads what a page may keep in the cache
     start = time.process_time()
     with connection.execute_wrapper(count):
         response = get()

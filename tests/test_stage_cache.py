@@ -1,6 +1,7 @@
-"""A whole stage's cards, read by a page, come from the cache until the room changes: the
-change counter is the key, so a save anywhere in the tournament reads the stage again. A read
-inside a transaction (a write deciding a cut or a prize) always goes to the database."""
+"""What a page reads of the room (a whole stage's cards, the buncos recorded) comes from the
+cache until the room changes: the change counter is the key, so a save anywhere in the
+tournament reads the stage again. A read inside a transaction (a write deciding a cut or a
+prize) always goes to the database."""
 
 import pytest
 from django.db import connection, transaction
@@ -59,3 +60,20 @@ def test_any_change_counted_in_the_tournament_reads_the_stage_again(
     changes.bump(tournament.pk)
     _, counted = reads(stage)
     assert counted > 1
+
+
+def test_the_buncos_of_the_night_are_read_once_per_change_of_the_room(
+    local_cache, tournament, organiser
+):
+    from tournaments.services.last_bunco import recorded_buncos
+
+    stage = drawn_stage(tournament, organiser, players=12)
+    with CaptureQueriesContext(connection) as first:
+        assert recorded_buncos(stage) == ()
+    with CaptureQueriesContext(connection) as again:
+        assert recorded_buncos(stage) == ()
+    assert len(first.captured_queries) > 1 and len(again.captured_queries) == 1
+    changes.bump(tournament.pk)
+    with CaptureQueriesContext(connection) as after:
+        recorded_buncos(stage)
+    assert len(after.captured_queries) > 1

@@ -11,8 +11,6 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from django.core.cache import cache
-from django.db import transaction
 from django.utils import timezone
 
 from scoring.rules import ONE_STAFF, SECOND_PERSON
@@ -30,7 +28,7 @@ from scoring.rules.cards import state as card_state
 from scoring.rules.table import pair_of
 from tournaments.foundation import audit, changes, idempotency
 from tournaments.foundation.errors import UserFacingError
-from tournaments.models import ChangeCounter, Player, Pod, Seat, Stage
+from tournaments.models import Player, Pod, Seat, Stage
 from tournaments.permissions import may_act_on_pod
 
 from ..models import CardEntry, RollCredit, TableResult
@@ -111,35 +109,20 @@ class StageCards:
         return self.states[player].official
 
 
-# How long a stage's cards stay cached for its version: a backstop, the version does the work.
-STAGE_CACHE_SECONDS = 600
-
-
 def load_stage(stage: Stage, *, pod: Pod | None = None) -> StageCards:
     """Everything about the cards of `stage` (or of one pod of it).
 
-    A whole stage read by a page comes from the cache while the room has not changed: the
-    key is the tournament's change counter, which every write of a seat, result, credit,
-    card or player moves in its own transaction (foundation/changes.py), with the stage's own
-    rules. Advancement and the prize winners read a 1,200-player stage this way, and an
-    organiser opens them again and again between saves. A read inside a transaction is a
-    write deciding something (a cut saved, a prize awarded) and always reads the database.
+    A whole stage read by a page is remembered until the room changes
+    (`changes.remembered`: every write of a seat, result, credit, card or player moves the
+    tournament's counter in its own transaction), keyed also by the stage's own rules.
+    Advancement, the prize winners and the standings read a 1,200-player stage this way, and
+    an organiser opens them again and again between saves.
     """
-    if pod is not None or transaction.get_connection().in_atomic_block:
+    if pod is not None:
         return read_stage(stage, pod=pod)
-    count = (
-        ChangeCounter.objects.filter(tournament_id=stage.tournament_id)
-        .values_list("count", flat=True)
-        .first()
-    )
-    key = (
-        f"stage-cards:{stage.pk}:{count or 0}:{stage.drawn_at and stage.drawn_at.timestamp()}:"
-        f"{stage.round_count}:{stage.verification}"
-    )
-    cards = cache.get(key)
-    if cards is None:
-        cards = read_stage(stage)
-        cache.set(key, cards, STAGE_CACHE_SECONDS)
+    drawn = stage.drawn_at.timestamp() if stage.drawn_at else 0
+    key = f"stage-cards:{stage.pk}:{drawn}:{stage.round_count}:{stage.verification}"
+    cards = changes.remembered(stage.tournament_id, key, lambda: read_stage(stage))
     cards.stage = stage
     return cards
 

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import ParamSpec, TypeVar
 
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 
@@ -69,6 +70,32 @@ def announces(service: Callable[P, R]) -> Callable[P, R]:
         return result
 
     return run
+
+
+def count_now(tournament_id: int) -> int:
+    """The count read from the database now; 0 before the first change."""
+    count = (
+        ChangeCounter.objects.filter(tournament_id=tournament_id)
+        .values_list("count", flat=True)
+        .first()
+    )
+    return count or 0
+
+
+def remembered(tournament_id: int, key: str, compute: Callable[[], R], seconds: int = 600) -> R:
+    """`compute()`, kept in the cache until the tournament's count moves: for what a page
+    reads of the room (a stage's cards, the buncos recorded) and an organiser opens again and
+    again between saves. `key` names the value and whatever else it depends on. Inside a
+    transaction it is always computed: that is a write deciding something, and it must read
+    the database, not what a page read before the write's lock."""
+    if transaction.get_connection().in_atomic_block:
+        return compute()
+    full_key = f"room:{tournament_id}:{count_now(tournament_id)}:{key}"
+    value = cache.get(full_key)
+    if value is None:
+        value = compute()
+        cache.set(full_key, value, seconds)
+    return value
 
 
 def seen(tournament: Tournament) -> int:

@@ -25,7 +25,7 @@ from itertools import groupby
 from django.db import transaction
 
 from scoring.models import RollCredit, TableResult
-from tournaments.foundation import audit
+from tournaments.foundation import audit, changes
 from tournaments.foundation.errors import UserFacingError
 
 from ..models import LastBuncoMark, Payout, Player, Stage, Tournament
@@ -86,7 +86,13 @@ class LastBunco:
 
 
 def recorded_buncos(stage: Stage) -> tuple[Bunco, ...]:
-    """Every bunco the current results credit, earliest recorded first; two queries.
+    """Every bunco the current results credit, earliest recorded first: read once per change
+    of the room (`changes.remembered`; results and their credits move the counter)."""
+    return changes.remembered(stage.tournament_id, f"buncos:{stage.pk}", lambda: read_buncos(stage))
+
+
+def read_buncos(stage: Stage) -> tuple[Bunco, ...]:
+    """`recorded_buncos` from the database; two queries.
 
     Each table's versions are walked oldest first: a player keeps the save that first
     credited them while each later version credits them with at least as many buncos.
