@@ -45,7 +45,10 @@ from ..services import stages as stage_service
 from ..services.stage_end import end_stage_early
 from ..services.tournaments import counts
 
-PODS_PER_PAGE = 12
+# A page of pods: "Pods 1-10, 11-20" reads at a glance, and a page costs about the same
+# whatever the size of the room (bench/pages.py). The round card names the pods still
+# playing once this many or fewer are left.
+PODS_PER_PAGE = 10
 PAGE_TEMPLATE = "tournaments/stages/control.html"
 ROUNDS_TEMPLATE = "tournaments/stages/_rounds.html"
 REPLAY_TEMPLATE = "tournaments/stages/_replay.html"
