@@ -1,8 +1,8 @@
 """The stage page's long lists, written in Python: each pod's seating, its hostess picker and
 the list of players who may leave. In the template language these lists (a loop, an `if`
 and three lookups an option; an included template a seat) were most of what each pod cost,
-so a full page of pods cost twice a page of two. The markup is what the template wrote (`data-seat` and `data-token` are what the
-page's live updates find a seat by)."""
+so a full page of pods cost twice a page of two. The markup is what the template wrote
+(`data-seat` and `data-token` are what the page's live updates find a seat by)."""
 
 from django import template
 from django.utils.html import format_html, format_html_join
