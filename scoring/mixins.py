@@ -5,14 +5,13 @@ Pods are numbered within a stage, so a pod URL means the latest stage's pod unle
 `?stage=<kind>` names an earlier stage (correcting a qualifying result after the semi-final
 was drawn). Staff open these pages all evening, once or twice a save: the pod, its stage,
 tournament and rules, the person's roles there, whether they are assigned to the pod and the
-round the URL names all come in one query (`pod_for_request`), and the permission checks
-read that row instead of asking again.
+round the URL names all come in one statement (`scoring/services/pod_lookup.py`), and the
+permission checks read that row instead of asking again.
 """
 
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, F, OuterRef, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -23,59 +22,15 @@ from scoring.presenters.stages import pick_stage, stages_newest_first
 from scoring.services.cards import (
     may_verify,
 )
+from scoring.services.pod_lookup import pod_for_request
 from scoring.services.results import may_record
-from scoring.services.rounds import join_round, joined_round
-from tournaments.models import Pod, Round, Stage
+from tournaments.models import Pod, Round
 from tournaments.permissions import (
     TournamentPermissionMixin,
     has_permission,
     permissions_of,
     remember_roles,
-    role_flags,
 )
-
-
-def pod_for_request(
-    user, slug: str, number: int, kind: str | None, round_number: int | None = None
-) -> Pod | None:
-    """The pod with its stage, tournament, preset and hostess, the user's roles at the
-    tournament (`remember_roles`), `assigned` (the user is on its staff), `latest_stage` (the
-    pk of the tournament's latest stage) and, given `round_number`, that round (`url_round`,
-    None when there is none): one query. None when the URL names no such pod; the caller then
-    takes the long way, which says why (no tournament, no permission, no stage, no pod)."""
-    latest = Stage.objects.filter(tournament=OuterRef("stage__tournament")).order_by(
-        "-drawn_at", "-pk"
-    )
-    pods = (
-        Pod.objects.select_related(
-            "stage__tournament__preset", "stage__tournament__change_counter", "hostess"
-        )
-        .filter(stage__tournament__slug=slug, number=number)
-        .annotate(latest_stage=Subquery(latest.values("pk")[:1]))
-        .annotate(**role_flags(user, "stage__tournament"))
-    )
-    if user.is_authenticated:
-        on_staff = Pod.staff.through.objects.filter(pod=OuterRef("pk"), user_id=user.pk)
-        pods = pods.annotate(assigned=Exists(on_staff))
-    # `?stage=` names a stage kind; anything else (a typo, a crafted link) means the latest,
-    # as `pick_stage` reads it, and never reaches the database.
-    if kind in Stage.Kind.values:
-        pods = pods.filter(stage__kind=kind)
-    else:
-        pods = pods.filter(stage_id=F("latest_stage"))
-    if round_number is not None:
-        pods = join_round(pods, rounds="stage__rounds", number=round_number, as_="url_round")
-    pod = pods.order_by("-stage__drawn_at", "-stage__pk").first()
-    if pod is None:
-        return None
-    if user.is_authenticated:
-        pod.assigned_to = (user.pk, pod.assigned)
-    pod.url_round = None
-    if round_number is not None and (url_round := joined_round(pod, "url_round")) is not None:
-        pod.url_round = url_round
-        url_round.stage = pod.stage
-    return pod
-
 
 # Recording results: the code of the pod and table pages (cards use `cards.verify`).
 ENTER = "results.enter"
