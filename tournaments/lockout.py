@@ -21,15 +21,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
-from django.contrib.auth.models import Permission
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils import timezone
 
+from .foundation.signed_in import signed_in_user
 from .models import SignInFailure
 
 # 429 Too Many Requests: a person reads the page, a script sees why it was refused.
@@ -178,24 +176,10 @@ class SignInLimitBackend(ModelBackend):
         return user
 
     def get_user(self, user_id):
-        """The signed-in user of a request, with in the same query their profile (the
+        """The signed-in user of a request, with in the same statement their profile (the
         password-change middleware reads it on every request) and whether they may create
         tournaments (the menu asks on every page): one query instead of four."""
-        user = (
-            get_user_model()
-            ._default_manager.select_related("profile")
-            .annotate(
-                can_create_tournaments=Exists(
-                    Permission.objects.filter(
-                        Q(user=OuterRef("pk")) | Q(group__user=OuterRef("pk")),
-                        codename="create_tournament",
-                        content_type__app_label="tournaments",
-                    )
-                )
-            )
-            .filter(pk=user_id)
-            .first()
-        )
+        user = signed_in_user(user_id)
         return user if user is not None and self.user_can_authenticate(user) else None
 
     @staticmethod
