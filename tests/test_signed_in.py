@@ -39,9 +39,8 @@ def test_the_user_and_profile_are_what_the_orm_loads():
 def test_no_profile_raises_without_a_query():
     user = UserFactory(username="no-profile")
     found = signed_in_user(user.pk)
-    with CaptureQueriesContext(connection) as queries:
-        with pytest.raises(UserProfile.DoesNotExist):
-            found.profile  # noqa: B018 - the access is the assertion
+    with CaptureQueriesContext(connection) as queries, pytest.raises(UserProfile.DoesNotExist):
+        found.profile  # noqa: B018 - the access is the assertion
     assert len(queries) == 0
 
 
