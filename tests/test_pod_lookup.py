@@ -105,13 +105,15 @@ def test_roles_and_staff_membership_are_the_persons_own(event):
     assert not hasattr(anonymous, "assigned_to")
 
 
-def test_a_round_the_stage_does_not_have_is_none(event):
-    found = pod_for_request(event.organiser, "pod-lookup", 1, None, 99)
+@pytest.mark.parametrize("round_number", [99, 2**40, 2**63 + 1])
+def test_a_round_the_stage_does_not_have_is_none(event, round_number):
+    found = pod_for_request(event.organiser, "pod-lookup", 1, None, round_number)
     assert found is not None and found.url_round is None
 
 
 @pytest.mark.parametrize(
-    "slug, number, kind", [("no-such-event", 1, None), ("pod-lookup", 99, None)]
+    "slug, number, kind",
+    [("no-such-event", 1, None), ("pod-lookup", 99, None), ("pod-lookup", 2**63 + 1, None)],
 )
 def test_no_such_pod_is_none(event, slug, number, kind):
     assert pod_for_request(event.organiser, slug, number, kind, 1) is None

@@ -241,9 +241,11 @@ def test_board_shows_the_top_ten_once_published(played, client):
     assert leaders.count('<li class="leader">') == 10
 
 
-def test_board_and_public_share_one_reading_while_staff_see_fresh_numbers(
-    played, client, client_for, django_assert_max_num_queries
+@pytest.mark.django_db(transaction=True)  # the shared reading is kept outside transactions
+def test_board_and_public_share_one_reading_until_the_room_changes(
+    played, client, client_for, django_assert_max_num_queries, settings
 ):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     tournament, stage = played
     tournament.standings_public = True
     tournament.save()
@@ -262,8 +264,8 @@ def test_board_and_public_share_one_reading_while_staff_see_fresh_numbers(
     card_service.confirm_card(stage, player, actor=organiser_of(tournament), version=1)
     fresh = get_standings(client_for(organiser_of(tournament)), tournament)
     assert fresh.context["verified"] == 1
-    assert "✓ verified" not in client.get(url).content.decode()  # the public waits a moment
-    assert "Updated every 20 seconds" in client.get(url).content.decode()
+    # The confirmation moved the room's counter: the public reads the stage again at once.
+    assert "✓ verified" in client.get(url).content.decode()
 
 
 # --- query counts -----------------------------------------------------------------------------

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.cache import cache
-
 from scoring.presenters.cards import STATUS_BADGES, usernames
 from scoring.rules.cards import PUBLIC_LABELS, STATUS_LABELS, Status
 from scoring.services.cards import SORT_KEYS, StandingRow, load_stage, standings
+from tournaments.foundation import changes
 from tournaments.foundation.csv_files import neutralise
 
 
@@ -35,9 +34,13 @@ class Ranked:
 
 
 def shared_standings(stage) -> list[StandingRow]:
-    """Every row of `stage` in the default order, computed at most once per SHARED_SECONDS."""
-    key = f"standings:{stage.pk}:{stage.drawn_at.timestamp()}"
-    return cache.get_or_set(key, lambda: standings(load_stage(stage)), SHARED_SECONDS)
+    """Every row of `stage` in the default order, as the public page and the board share it:
+    computed once per change of the room (`changes.remembered`), so a crowd refreshing the
+    public standings costs one counter read each, and no one sees numbers older than the
+    last save."""
+    return changes.remembered(
+        stage.tournament_id, f"standings:{stage.pk}", lambda: standings(load_stage(stage))
+    )
 
 
 def ranks(rows: list[StandingRow]) -> dict[int, int]:
@@ -84,10 +87,3 @@ def cards_csv_rows(cards) -> list[list]:
             ]
         )
     return rows
-
-
-# The board (asked for again by every projector after each change) and public visitors share
-# one reading of the stage for this long: reading a fully played stage of 1,200 players takes
-# about a second.
-# Staff, admins and organisers always get fresh numbers.
-SHARED_SECONDS = 20

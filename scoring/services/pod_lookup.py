@@ -16,7 +16,7 @@ from functools import cache
 
 from django.db import connection
 
-from tournaments.foundation.rows import Columns, read_row
+from tournaments.foundation.rows import Columns, fits, read_row
 from tournaments.models import (
     ChangeCounter,
     Player,
@@ -82,6 +82,10 @@ def pod_for_request(
     stage) and `url_round`, the round numbered `round_number` (None when there is none or
     none was asked for). None when the URL names no such pod: the caller then takes the long
     way, which says why (no tournament, no permission, no stage, no pod)."""
+    if not fits(Pod, "number", number):
+        return None
+    if round_number is not None and not fits(Round, "number", round_number):
+        round_number = -1  # no round has it
     user_id = user.pk if user.is_authenticated else None
     # `?stage=` names a stage kind; anything else (a typo, a crafted link) means the latest,
     # as `pick_stage` reads it, and never reaches the database.

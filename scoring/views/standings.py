@@ -17,7 +17,6 @@ from django.views.generic import View
 from scoring.mixins import StandingsAccessMixin
 from scoring.presenters.stages import pick_stage, stages_newest_first
 from scoring.presenters.standings import (
-    SHARED_SECONDS,
     Ranked,
     cards_csv_rows,
     ranks,
@@ -109,7 +108,6 @@ class StandingsView(TournamentPermissionMixin, StandingsAccessMixin, View):
                 ],
                 name_sort_url=link(sort="name"),
                 verified=sum(1 for r in rows if r.status == Status.VERIFIED),
-                shared_seconds=SHARED_SECONDS,
                 csv_url=reverse("cards-csv", args=[slug])
                 + (f"?{urlencode(stage_query)}" if stage_query else ""),
             )

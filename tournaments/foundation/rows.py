@@ -66,6 +66,14 @@ class Columns:
         return self.model.from_db(connection.alias, names, converted)
 
 
+def fits(model: type[Model], name: str, value: int) -> bool:
+    """Whether `value` fits the integer column `name` of `model` on this database: a number
+    from a URL may not, and where a queryset finds no row for it (Django skips the query), a
+    hand-written statement would fail (SQLite cannot even send it)."""
+    low, high = connection.ops.integer_field_range(model._meta.get_field(name).get_internal_type())
+    return (low is None or value >= low) and (high is None or value <= high)
+
+
 def read_row(columns: Sequence[Columns], sql: str, params: Sequence[Any]) -> tuple | None:
     """The first row of `sql`, its leading columns built into instances in `columns`' order
     and the rest returned as they came: (instances, extras). None when there is no row."""
