@@ -166,6 +166,42 @@ def tear_down(args: argparse.Namespace, processes: Processes, data: Path, create
     shutil.rmtree(data, ignore_errors=True)
 
 
+@dataclass
+class Run:
+    """What a bench's body gets: the rehearsed room, the site's environment, its processes
+    and the run's data folder."""
+
+    event: Event
+    env: dict[str, str]
+    processes: Processes
+    data: Path
+
+
+def run_bench(
+    args: argparse.Namespace, prefix: str, body: Callable[[Run], int], settings: str = ""
+) -> int:
+    """Sets the room up (with `settings` as the site's settings module, if given), runs
+    `body`, and whatever happens (an error, Ctrl-C, a signal) stops the servers and drops the
+    database on the way out. Returns `body`'s exit status, 130 when interrupted."""
+    data = Path(tempfile.mkdtemp(prefix=prefix))
+    env = site_env(args, data)
+    if settings:
+        env["DJANGO_SETTINGS_MODULE"] = settings
+    os.environ.update(env)
+    processes = Processes(data)
+    created = False
+    try:
+        with stopped_on_signals():
+            print("\nsetting up:")
+            created = True  # from here on the database is dropped on the way out
+            return body(Run(set_up(args, env), env, processes, data))
+    except KeyboardInterrupt:
+        print("\ninterrupted: stopping the servers and dropping the database")
+        return 130
+    finally:
+        tear_down(args, processes, data, created)
+
+
 def start_gunicorn(args: argparse.Namespace, env: dict, processes: Processes) -> list[int]:
     """The site's gunicorn instances as deployed (bench/floor.py serves on the same ones)."""
     ports = [args.port + i for i in range(args.instances)]
@@ -397,55 +433,44 @@ def main() -> int:
         f"site:    {args.instances} gunicorn instances x {args.workers} gthread workers x "
         f"{args.threads} threads, 1 Celery worker; PostgreSQL {args.database}, Redis {args.redis}"
     )
-    data = Path(tempfile.mkdtemp(prefix="bunco-event-night-"))
-    env = site_env(args, data)
-    os.environ.update(env)
-    processes = Processes(data)
-    created = False
-    try:
-        with stopped_on_signals():
-            print("\nsetting up:")
-            created = True  # from here on the database is dropped on the way out
-            event = set_up(args, env)
-            ports = timed("start gunicorn and Celery", lambda: start_site(args, env, processes))
-            print(f"  instances on ports {', '.join(map(str, ports))}")
-            meter = CpuMeter(processes, lambda: backends(args.pg, args.database))
-            outcome = drive(args, event, ports, meter)
-            report(outcome)
-            stats, ledger = outcome.stats, outcome.ledger
-            check = check_database(event, ledger)
-            print(
-                f"database: {check.versions} result versions over {check.tables} tables; "
-                f"{check.accepted} accepted saves, lost {len(check.lost)}, "
-                f"duplicated {len(check.duplicated)}, stored otherwise {len(check.wrong)}, "
-                f"stored without an answer {len(check.unacknowledged)}"
-            )
-            for problem in (check.lost + check.duplicated + check.wrong)[:20]:
-                print(f"  {problem}")
-            saves = stats.latencies.get(SAVE_PAGE, [])
-            p95 = percentile(saves, 95) * 1000 if saves else float("inf")
-            p99 = percentile(saves, 99) * 1000 if saves else float("inf")
-            room = "default" if args.players <= DEFAULT_ROOM_PLAYERS else "bigger"
-            most_95, most_99 = TARGETS_MS[room]
-            line = f"result save p95: {p95:.0f} ms (target < {most_95})"
-            if most_99 is not None:
-                line += f", p99: {p99:.0f} ms (target < {most_99})"
-            print(f"{line}; {room} room")
-            failed = bool(stats.errors) or check.failed
-            if stats.errors:
-                for name, _ in processes.started:
-                    print(f"\n--- last lines of {name}.log ---\n{processes.tail(name)}")
-            if args.keep_logs:
-                args.keep_logs.mkdir(parents=True, exist_ok=True)
-                for log in data.glob("*.log"):
-                    shutil.copy(log, args.keep_logs)
-            print("\nFAILED" if failed else "\nno errors, nothing lost, nothing duplicated")
-            return 1 if failed else 0
-    except KeyboardInterrupt:
-        print("\ninterrupted: stopping the servers and dropping the database")
-        return 130
-    finally:
-        tear_down(args, processes, data, created)
+
+    def body(run: Run) -> int:
+        ports = timed("start gunicorn and Celery", lambda: start_site(args, run.env, run.processes))
+        print(f"  instances on ports {', '.join(map(str, ports))}")
+        meter = CpuMeter(run.processes, lambda: backends(args.pg, args.database))
+        outcome = drive(args, run.event, ports, meter)
+        report(outcome)
+        stats, ledger = outcome.stats, outcome.ledger
+        check = check_database(run.event, ledger)
+        print(
+            f"database: {check.versions} result versions over {check.tables} tables; "
+            f"{check.accepted} accepted saves, lost {len(check.lost)}, "
+            f"duplicated {len(check.duplicated)}, stored otherwise {len(check.wrong)}, "
+            f"stored without an answer {len(check.unacknowledged)}"
+        )
+        for problem in (check.lost + check.duplicated + check.wrong)[:20]:
+            print(f"  {problem}")
+        saves = stats.latencies.get(SAVE_PAGE, [])
+        p95 = percentile(saves, 95) * 1000 if saves else float("inf")
+        p99 = percentile(saves, 99) * 1000 if saves else float("inf")
+        room = "default" if args.players <= DEFAULT_ROOM_PLAYERS else "bigger"
+        most_95, most_99 = TARGETS_MS[room]
+        line = f"result save p95: {p95:.0f} ms (target < {most_95})"
+        if most_99 is not None:
+            line += f", p99: {p99:.0f} ms (target < {most_99})"
+        print(f"{line}; {room} room")
+        failed = bool(stats.errors) or check.failed
+        if stats.errors:
+            for name, _ in run.processes.started:
+                print(f"\n--- last lines of {name}.log ---\n{run.processes.tail(name)}")
+        if args.keep_logs:
+            args.keep_logs.mkdir(parents=True, exist_ok=True)
+            for log in run.data.glob("*.log"):
+                shutil.copy(log, args.keep_logs)
+        print("\nFAILED" if failed else "\nno errors, nothing lost, nothing duplicated")
+        return 1 if failed else 0
+
+    return run_bench(args, "bunco-event-night-", body)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,6 @@ import argparse
 import os
 import re
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -35,9 +34,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.event_night import set_up, site_env, start_gunicorn, stopped_on_signals, tear_down, timed  # noqa: E402
+from bench.event_night import Run, run_bench, start_gunicorn, timed  # noqa: E402
 from bench.night_client import SAVE_PAGE, Client, Ledger, Stats, percentile  # noqa: E402
-from bench.night_machine import CpuMeter, Processes, print_machine  # noqa: E402
+from bench.night_machine import CpuMeter, print_machine  # noqa: E402
 from bench.night_room import Pace, check_database, staff_phone  # noqa: E402
 
 BARE_VIEW = "/bench/floor/"  # served by bench/floor_urls.py only
@@ -109,74 +108,63 @@ def main() -> int:
         f"site:    {args.instances} gunicorn instances x {args.workers} gthread workers x "
         f"{args.threads} threads; {args.clients} clients at once, {args.duration:.0f} s a phase"
     )
-    data = Path(tempfile.mkdtemp(prefix="bunco-floor-"))
-    env = {**site_env(args, data), "DJANGO_SETTINGS_MODULE": "bench.floor_settings"}
-    os.environ.update(env)
-    processes = Processes(data)
-    created = False
-    try:
-        with stopped_on_signals():
-            print("\nsetting up:")
-            created = True  # from here on the database is dropped on the way out
-            event = set_up(args, env)
-            ports = timed("start gunicorn", lambda: start_gunicorn(args, env, processes))
-            meter = CpuMeter(processes, set)
 
-            print("\nload, one phase after the other:")
-            stats = Stats()
-            clients = [Client(ports, stats, i) for i in range(args.clients)]
-            until = time.monotonic() + args.duration
-            bare = run_phase(
-                "bare view",
-                [lambda c=c: bare_client(c, until) for c in clients],
-                meter,
-                stats,
-                args.duration,
-            )
+    def body(run: Run) -> int:
+        ports = timed("start gunicorn", lambda: start_gunicorn(args, run.env, run.processes))
+        meter = CpuMeter(run.processes, set)
 
-            stats, warm_up, ledger = Stats(), Stats(), Ledger()
-            names = sorted(event.pods_of)[: args.clients]
-            staff = {name: Client(ports, warm_up, i) for i, name in enumerate(names)}
-            for name, client in staff.items():
-                client.log_in(name, event.passwords[name])
-                client.stats = stats
-            if warm_up.errors:
-                raise RuntimeError(f"Logging in failed: {dict(warm_up.errors)}")
-            until = time.monotonic() + args.duration
-            flow = run_phase(
-                "save flow",
-                [
-                    lambda n=n, c=c: staff_phone(
-                        c, event, event.pods_of[n], n, until, ledger, STILL
-                    )
-                    for n, c in staff.items()
-                ],
-                meter,
-                stats,
-                args.duration,
-            )
-            saves = len(stats.latencies.get(SAVE_PAGE, []))
-            print(
-                f"\nsave flow / bare view: {flow.rate / bare.rate:.1%} in requests, "
-                f"{saves / flow.elapsed / bare.rate:.1%} in saves "
-                f"({saves} saves, {stats.stale} refused as stale)"
-            )
-            print(f"load average (1, 5, 15 min) at the end: {os.getloadavg()}")
-            check = check_database(event, ledger)
-            errors = sum(bare.stats.errors.values()) + sum(stats.errors.values())
-            for what, count in (bare.stats.errors + stats.errors).most_common():
-                print(f"  {count:>6}  {what}")
-            print(
-                f"errors {errors}; database: {check.accepted} accepted saves, lost "
-                f"{len(check.lost)}, duplicated {len(check.duplicated)}, stored otherwise "
-                f"{len(check.wrong)}"
-            )
-            return 1 if errors or check.failed else 0
-    except KeyboardInterrupt:
-        print("\ninterrupted: stopping the servers and dropping the database")
-        return 130
-    finally:
-        tear_down(args, processes, data, created)
+        print("\nload, one phase after the other:")
+        stats = Stats()
+        clients = [Client(ports, stats, i) for i in range(args.clients)]
+        until = time.monotonic() + args.duration
+        bare = run_phase(
+            "bare view",
+            [lambda c=c: bare_client(c, until) for c in clients],
+            meter,
+            stats,
+            args.duration,
+        )
+
+        stats, warm_up, ledger = Stats(), Stats(), Ledger()
+        names = sorted(run.event.pods_of)[: args.clients]
+        staff = {name: Client(ports, warm_up, i) for i, name in enumerate(names)}
+        for name, client in staff.items():
+            client.log_in(name, run.event.passwords[name])
+            client.stats = stats
+        if warm_up.errors:
+            raise RuntimeError(f"Logging in failed: {dict(warm_up.errors)}")
+        until = time.monotonic() + args.duration
+        flow = run_phase(
+            "save flow",
+            [
+                lambda n=n, c=c: staff_phone(
+                    c, run.event, run.event.pods_of[n], n, until, ledger, STILL
+                )
+                for n, c in staff.items()
+            ],
+            meter,
+            stats,
+            args.duration,
+        )
+        saves = len(stats.latencies.get(SAVE_PAGE, []))
+        print(
+            f"\nsave flow / bare view: {flow.rate / bare.rate:.1%} in requests, "
+            f"{saves / flow.elapsed / bare.rate:.1%} in saves "
+            f"({saves} saves, {stats.stale} refused as stale)"
+        )
+        print(f"load average (1, 5, 15 min) at the end: {os.getloadavg()}")
+        check = check_database(run.event, ledger)
+        errors = sum(bare.stats.errors.values()) + sum(stats.errors.values())
+        for what, count in (bare.stats.errors + stats.errors).most_common():
+            print(f"  {count:>6}  {what}")
+        print(
+            f"errors {errors}; database: {check.accepted} accepted saves, lost "
+            f"{len(check.lost)}, duplicated {len(check.duplicated)}, stored otherwise "
+            f"{len(check.wrong)}"
+        )
+        return 1 if errors or check.failed else 0
+
+    return run_bench(args, "bunco-floor-", body, settings="bench.floor_settings")
 
 
 if __name__ == "__main__":

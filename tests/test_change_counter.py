@@ -10,7 +10,6 @@ from django.test.utils import CaptureQueriesContext
 from scoring.models import TableResult
 from scoring.services import cards as card_service
 from scoring.services import rounds as round_service
-from scoring.services.results import ResultEntry, record_result
 from tests.support.events import charging, seated_final
 from tests.support.factories import (
     OrganiserFactory,
@@ -18,6 +17,8 @@ from tests.support.factories import (
     TournamentFactory,
     drawn_stage,
     member,
+    record_pod,
+    table_result,
 )
 from tests.support.races import at_once
 from tournaments.foundation.errors import UserFacingError
@@ -67,39 +68,13 @@ def test_every_write_of_a_round_counts_once_and_last(tournament, organiser):
     round_ = counted(tournament, lambda: round_service.start_next_round(stage, actor=organiser))
     for table in (1, 2, 3):
         counted(
-            tournament,
-            lambda table=table: record_result(
-                round_=round_,
-                pod=pod,
-                table=table,
-                entry=ResultEntry(winner=0),
-                actor=staff,
-                base_version=0,
-            ),
+            tournament, lambda table=table: table_result(pod, round_, staff, table=table, winner=0)
         )
     # The pod's last table seated its round 2 in the same transaction: still counted last.
     assert pod.seats.filter(round__number=2).exists()
-    counted(
-        tournament,
-        lambda: record_result(
-            round_=round_,
-            pod=pod,
-            table=1,
-            entry=ResultEntry(winner=1),
-            actor=staff,
-            base_version=1,
-        ),
-    )
+    counted(tournament, lambda: table_result(pod, round_, staff, winner=1, base_version=1))
     other = stage.pods.get(number=2)
-    for table in (1, 2, 3):
-        record_result(
-            round_=round_,
-            pod=other,
-            table=table,
-            entry=ResultEntry(winner=0),
-            actor=organiser,
-            base_version=0,
-        )
+    record_pod(other, round_, organiser, [0, 0, 0])
     hostess = pod.seats.filter(player__isnull=False).first().player
     counted(tournament, lambda: stage_service.set_hostess(pod, hostess, actor=organiser))
     late = PlayerFactory(tournament=tournament, name="Late Lou")
@@ -132,15 +107,7 @@ def test_cards_count(tournament, organiser):
     stage = drawn_stage(tournament, organiser, 12)
     round_ = stage.rounds.get(number=1)
     pod = stage.pods.get()
-    for table in (1, 2, 3):
-        record_result(
-            round_=round_,
-            pod=pod,
-            table=table,
-            entry=ResultEntry(winner=0),
-            actor=organiser,
-            base_version=0,
-        )
+    record_pod(pod, round_, organiser, [0, 0, 0])
     cards = card_service.load_stage(stage)
     pid = cards.in_pod(1)[0]
     player = cards.players[pid]
@@ -179,24 +146,10 @@ def test_a_write_rolled_back_or_refused_counts_nothing(tournament, organiser):
         pass
 
     with pytest.raises(Undone), transaction.atomic():
-        record_result(
-            round_=round_,
-            pod=pod,
-            table=1,
-            entry=ResultEntry(winner=0),
-            actor=organiser,
-            base_version=0,
-        )
+        table_result(pod, round_, organiser, winner=0)
         raise Undone
     with pytest.raises(UserFacingError):
-        record_result(
-            round_=round_,
-            pod=pod,
-            table=1,
-            entry=ResultEntry(winner=0),
-            actor=organiser,
-            base_version=3,
-        )
+        table_result(pod, round_, organiser, winner=0, base_version=3)
     with pytest.raises(UserFacingError):
         round_service.start_next_round(stage, actor=organiser)  # round 1 is still open
     assert count(tournament) == before
@@ -214,14 +167,7 @@ def test_two_saves_at_once_both_count():
 
     def save(number):
         pod = stage.pods.get(number=number)
-        return lambda: record_result(
-            round_=round_,
-            pod=pod,
-            table=1,
-            entry=ResultEntry(winner=0),
-            actor=organiser,
-            base_version=0,
-        )
+        return lambda: table_result(pod, round_, organiser, winner=0)
 
     outcomes = at_once(save(1), save(2))
     assert not [o for o in outcomes if isinstance(o, Exception)], outcomes

@@ -1,14 +1,7 @@
 from django.shortcuts import redirect
 from django.urls import reverse
 
-
-def no_account_needed(view):
-    """Marks a public view that never looks at who is signed in (the room's polls: the change
-    feed, the board's live part, the seat finder's results). The password check below then
-    leaves the account unloaded, so a signed-in phone's poll costs no session or account
-    query."""
-    view.no_account_needed = True
-    return view
+from .permissions import view_reads_account
 
 
 class ForcePasswordChangeMiddleware:
@@ -21,8 +14,8 @@ class ForcePasswordChangeMiddleware:
         return self.get_response(request)
 
     def process_view(self, request, view_func, view_args, view_kwargs):
-        if getattr(view_func, "no_account_needed", False):
-            return None
+        if not view_reads_account(view_func):
+            return None  # a public poll: its account is never loaded
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
             profile = getattr(user, "profile", None)

@@ -141,6 +141,17 @@ def forget_cached_roles(user) -> None:
             delattr(user, name)
 
 
+def view_reads_account(view_func) -> bool:
+    """Whether a view asks who is signed in: False only for a `TournamentPermissionMixin` view
+    declaring `reads_account = False`, in its class or its `as_view()` arguments (the
+    password-change middleware then leaves the account unloaded)."""
+    view_class = getattr(view_func, "view_class", None)
+    if view_class is None:
+        return True
+    default = getattr(view_class, "reads_account", True)
+    return view_func.view_initkwargs.get("reads_account", default)
+
+
 class PermissionMixin(AccessMixin):
     """Declares the code a view needs; anonymous users are sent to log in, others get 403."""
 
@@ -156,17 +167,19 @@ class TournamentPermissionMixin(PermissionMixin):
     """Loads the tournament from the URL's slug and checks `permission` on every method."""
 
     tournament: Tournament
+    # False for the room's public polls (the change feed, the board's live part, the seat
+    # finder), which never ask who is signed in: they load no session and no account at all.
+    # A class attribute, or `as_view(reads_account=False)`; see `view_reads_account`.
+    reads_account: bool = True
 
     def get_tournament_queryset(self):
         # The change counter comes along: pages and polls read it without a query of their own.
         return Tournament.objects.select_related("preset", "change_counter")
 
     def load_tournament(self, request, **kwargs) -> Tournament:
-        """The tournament from the URL with the user's roles there, in one query. The room's
-        polls (marked `no_account_needed`) are public and never read who is asking, so they
-        load no session and no account at all."""
-        view = getattr(getattr(request, "resolver_match", None), "func", None)
-        if self.permission == PUBLIC and getattr(view, "no_account_needed", False):
+        """The tournament from the URL with the user's roles there, in one query (a public
+        poll that does not read the account: the tournament alone)."""
+        if self.permission == PUBLIC and not self.reads_account:
             return get_object_or_404(self.get_tournament_queryset(), slug=kwargs["slug"])
         tournament = get_object_or_404(
             self.get_tournament_queryset().annotate(**role_flags(request.user)),

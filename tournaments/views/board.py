@@ -30,7 +30,6 @@ from scoring.services.seating import seating_by_pod
 from tournaments import http_cache
 from tournaments.foundation.site import is_loopback, site_url
 from tournaments.foundation.text import whole_number
-from tournaments.middleware import no_account_needed
 from tournaments.models import FinalTable, Round, Seat, Tournament
 from tournaments.permissions import PUBLIC, TournamentPermissionMixin
 from tournaments.presenters.final_table import final_shown
@@ -232,7 +231,7 @@ urlpatterns = [
     path("t/<slug:slug>/board/", BoardView.as_view(), name="board"),
     path(
         "t/<slug:slug>/board/live/",
-        no_account_needed(BoardView.as_view(live=True)),
+        BoardView.as_view(live=True, reads_account=False),
         name="board-live",
     ),
 ]

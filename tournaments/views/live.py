@@ -19,7 +19,6 @@ from django.views.generic import View
 from tournaments.foundation import changes
 from tournaments.foundation.text import whole_number
 
-from ..middleware import no_account_needed
 from ..permissions import PUBLIC, TournamentPermissionMixin
 
 
@@ -28,6 +27,7 @@ class ChangesView(TournamentPermissionMixin, View):
     the board: the count says that something changed, never what."""
 
     permission = PUBLIC
+    reads_account = False  # polled by every screen in the room, signed in or not
     http_method_names = ["get"]
 
     def get(self, request, slug):
@@ -41,5 +41,5 @@ class ChangesView(TournamentPermissionMixin, View):
 
 
 urlpatterns = [
-    path("t/<slug:slug>/changes/", no_account_needed(ChangesView.as_view()), name="live-changes"),
+    path("t/<slug:slug>/changes/", ChangesView.as_view(), name="live-changes"),
 ]

@@ -16,7 +16,6 @@ from scoring.presenters.rounds import MAX_MATCHES, placements, round_state
 from tournaments import http_cache
 from tournaments.forms.search import SearchForm
 from tournaments.foundation.search import player_matches
-from tournaments.middleware import no_account_needed
 from tournaments.models import Player
 from tournaments.permissions import PUBLIC, TournamentPermissionMixin
 
@@ -47,6 +46,7 @@ class SeatFinderView(TournamentPermissionMixin, View):
     """A GET form (works without JavaScript); with htmx the results fill in as one types."""
 
     permission = PUBLIC
+    reads_account = False  # a public search: never asks who is signed in
     http_method_names = ["get"]
 
     def context(self) -> dict:
@@ -79,5 +79,5 @@ class SeatFinderView(TournamentPermissionMixin, View):
 
 urlpatterns = [
     # Public, and its results are what phones ask for again: no account is loaded for it.
-    path("t/<slug:slug>/seat/", no_account_needed(SeatFinderView.as_view()), name="seat-finder"),
+    path("t/<slug:slug>/seat/", SeatFinderView.as_view(), name="seat-finder"),
 ]
