@@ -45,6 +45,7 @@ def expected_pod(event, kind: str | None, number: int) -> Pod:
 
 def assert_same(found: Pod, expected: Pod) -> None:
     assert values(found) == values(expected)
+    assert found.stage.get_deferred_fields() == {"draw_input"}  # read only if asked for
     assert values(found.stage) == values(expected.stage)
     tournament = found.stage.tournament
     assert values(tournament) == values(expected.stage.tournament)

@@ -30,7 +30,8 @@ from tournaments.models import (
 )
 
 POD = Columns(Pod, "p")
-STAGE = Columns(Stage, "s")
+# What the draw used (every player of the room) is read only by the draw pages.
+STAGE = Columns(Stage, "s", defer=("draw_input",))
 TOURNAMENT = Columns(Tournament, "t")
 PRESET = Columns(RulePreset, "rp")
 COUNTER = Columns(ChangeCounter, "cc")

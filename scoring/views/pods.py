@@ -90,7 +90,13 @@ class PodDetailView(PodAccessMixin, http_cache.LivePart, TemplateView):
 
     def get_context_data(self, **kwargs):
         pod, stage = self.pod, self.stage
-        rounds = list(stage.rounds.order_by("number"))
+        # The round buttons need no times: 18 rounds' four timestamps were a tenth of the
+        # page's database reading.
+        rounds = list(
+            stage.rounds.only("stage_id", "number", "set_number", "target", "status").order_by(
+                "number"
+            )
+        )
         for r in rounds:
             r.stage = stage
         current = current_of(rounds)

@@ -22,14 +22,18 @@ from django.db.models import Model
 
 @dataclass(frozen=True)
 class Columns:
-    """One model's concrete columns under a table alias in a hand-written SELECT."""
+    """One model's concrete columns under a table alias in a hand-written SELECT, but those
+    named in `defer`: like a queryset's `defer()`, they are read from the database only if
+    something asks for them (a large JSON column no page of the statement's shows)."""
 
     model: type[Model]
     alias: str
+    defer: tuple[str, ...] = ()
     fields: tuple = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "fields", tuple(self.model._meta.concrete_fields))
+        fields = tuple(f for f in self.model._meta.concrete_fields if f.name not in self.defer)
+        object.__setattr__(self, "fields", fields)
 
     @property
     def table(self) -> str:
