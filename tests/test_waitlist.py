@@ -6,6 +6,7 @@ from django.utils import timezone
 
 from tests.support.factories import PlayerFactory, drawn_stage
 from tests.support.web import settings_data
+from tournaments.foundation.errors import UserFacingError
 from tournaments.models import AuditEntry, Player, RosterChange
 from tournaments.services import waitlist
 from tournaments.services.players import withdraw
@@ -139,3 +140,30 @@ def test_walk_in_from_the_waitlist_takes_a_ghost_seat(client_for, tournament, or
     assert wendy.status == Player.Status.REGISTERED and wendy.checked_in_at <= timezone.now()
     assert RosterChange.objects.get(player=wendy, kind="join").pod.stage == stage
     assert AuditEntry.objects.filter(action="stage.player_joined", target_id=str(wendy.pk))
+
+
+def test_a_place_offered_to_the_waitlist_is_not_given_to_a_walk_in(tournament, organiser):
+    """Ann was offered the freed place and has until tomorrow to accept: the desk must not
+    give it away meanwhile, and says why the room is full. Once her offer lapses, it may."""
+    from tournaments.services.checkin import walk_in
+
+    tournament.capacity = 3
+    tournament.check_in_open = True
+    tournament.save()
+    PlayerFactory.create_batch(2, tournament=tournament)
+    ann = PlayerFactory(
+        tournament=tournament,
+        status=Player.Status.WAITLISTED,
+        waitlist_position=1,
+        offer_expires_at=timezone.now() + timezone.timedelta(hours=12),
+    )
+    before = snapshot()
+    with pytest.raises(UserFacingError) as refused:
+        walk_in(tournament, Registrant("Walk In"), actor=organiser)
+    assert "is full" in refused.value.message
+    assert "1 of the places is held for the waitlist" in refused.value.message
+    assert snapshot() == before
+    Player.objects.filter(pk=ann.pk).update(
+        offer_expires_at=timezone.now() - timezone.timedelta(minutes=1)
+    )
+    assert walk_in(tournament, Registrant("Walk In"), actor=organiser).status == "registered"

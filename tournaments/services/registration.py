@@ -57,15 +57,37 @@ def lock_tournament(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
+def held_offers(tournament: Tournament, now=None):
+    """Waitlisted players offered a place they may still accept: the place is theirs until
+    the offer lapses (`waitlist.fill_places`)."""
+    return tournament.players.filter(
+        status=Player.Status.WAITLISTED, offer_expires_at__gt=now or timezone.now()
+    )
+
+
+def places_taken(tournament: Tournament, now=None) -> int:
+    """What the capacity is measured against on every way in: the registered players and the
+    places held for an offer, so a walk-in or an import never takes a place someone on the
+    waitlist was promised."""
+    return active_players(tournament).count() + held_offers(tournament, now).count()
+
+
 def check_room(tournament: Tournament, extra: int = 1) -> None:
-    taken = active_players(tournament).count()
+    held = held_offers(tournament).count()
+    taken = active_players(tournament).count() + held
     if taken + extra > tournament.capacity:
         left = max(tournament.capacity - taken, 0)
-        raise UserFacingError(
+        message = (
             f"{tournament.name} is full: {tournament.capacity} places, {left} left."
             if extra > 1
             else f"Sorry, {tournament.name} is full ({tournament.capacity} players)."
         )
+        if held:
+            message += (
+                f" {held} of the places {'is' if held == 1 else 'are'} held for the waitlist:"
+                " offered and not answered yet."
+            )
+        raise UserFacingError(message)
 
 
 def check_email_free(tournament: Tournament, email: str, *, exclude: Player | None = None) -> None:

@@ -20,7 +20,7 @@ from tournaments.rules import waitlist as rules
 
 from ..models import EmailLog, Player, Stage, Tournament
 from . import mail
-from .registration import active_players, lock_tournament
+from .registration import lock_tournament, places_taken
 from .stages import seat_late_arrival
 
 
@@ -53,8 +53,7 @@ def fill_places(tournament: Tournament, *, actor=None) -> list[Player]:
     offering = mail.enabled()
     if offering:
         _lapse_offers(tournament, now, actor=actor)
-    held = queue(tournament).filter(offer_expires_at__gt=now)
-    free = tournament.capacity - active_players(tournament).count() - held.count()
+    free = tournament.capacity - places_taken(tournament, now)
     if free <= 0:
         return []
     waiting = list(queue(tournament).filter(offer_expires_at__isnull=True).only("pk", "party_id"))
