@@ -636,3 +636,26 @@ def test_names_outside_the_base_fonts_keep_their_letters():
         pytest.skip("DejaVu Sans is not installed (fonts-dejavu-core); such names print as boxes")
     card = CardInfo("Łucja Wiśniewska", "L0001Q", 1, 1, 1, "https://b.example/c/L0001Q")
     assert "Łucja Wiśniewska" in page_text(score_cards(EVENT, [card]))[0]
+
+
+def test_amounts_are_right_aligned_under_their_heading():
+    """The charity summary's amounts (text such as "$1,250.00", not numbers) end where their
+    heading ends, so the figures line up by their last digit as on a cash sheet."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from tournaments.printouts import charity_summary
+    from tournaments.printouts.layout import SANS, SANS_BOLD
+
+    figures = [("Entry fees", "$1,250.00"), ("Donations", "$85.50"), ("Raised", "$7.00")]
+    page = pypdf.PdfReader(io.BytesIO(charity_summary(EVENT, figures, "Thank you!"))).pages[0]
+    drawn = []
+
+    def visit(text, cm, tm, font, size):
+        if text.strip():
+            drawn.append((cm[4] + tm[4] * cm[0], text.strip()))
+
+    page.extract_text(visitor_text=visit)
+    left = {text: x for x, text in drawn}
+    heading_end = left["Amount"] + stringWidth("Amount", SANS_BOLD, 8.5)
+    for _, amount in figures:
+        assert left[amount] + stringWidth(amount, SANS, 9) == pytest.approx(heading_end, abs=0.5)

@@ -112,12 +112,18 @@ def data_table(
     """A ruled table whose header repeats on every page; `widths` are relative shares."""
     scale = total_width / sum(widths)
     cells: list[list[object]] = [list(header)]  # plain strings: "\n" breaks a long heading
+    right = set(numeric)
     for row in rows:
-        # Numbers stay plain strings so the ALIGN command right-aligns them.
+        # Numbers and the numeric columns' text ("$20.00") stay plain strings, which the ALIGN
+        # command right-aligns under their heading; a paragraph would keep its own left edge.
         cells.append(
             [
-                c if isinstance(c, Flowable) else str(c) if isinstance(c, int) else para(c)
-                for c in row
+                c
+                if isinstance(c, Flowable)
+                else str(c)
+                if isinstance(c, int) or col in right
+                else para(c)
+                for col, c in enumerate(row)
             ]
         )
     table = LongTable(cells, colWidths=[w * scale for w in widths], repeatRows=1)
