@@ -340,3 +340,27 @@ def test_the_planner_form_refuses_a_bad_floor(event, desk):
         response = desk.post(url("cashbook-planner", event), {"floor_kind": kind, "value": value})
         assert response.status_code == 400 and message in text(response)
     assert not AuditEntry.objects.filter(action="cashbook.settings").exists()
+
+
+def test_the_entries_come_a_page_at_a_time_newest_first(event, desk, organiser):
+    """A door that took 60 fees shows the latest 50, then the 10 before them; a page number
+    that is no number or past the end shows the first or the last page."""
+    from tournaments.views.cashbook.book import ENTRIES_PER_PAGE
+
+    paid = [
+        cashbook.pay_fee(player, method=book.CASH, actor=organiser).entry
+        for player in PlayerFactory.create_batch(60, tournament=event)
+    ]
+
+    def shown(query: str = "") -> list[int]:
+        page = text(desk.get(url("cashbook", event) + query))
+        return [e.pk for e in paid if f'id="entry-{e.pk}"' in page]
+
+    newest = [e.pk for e in reversed(paid)]
+    assert shown() == sorted(newest[:ENTRIES_PER_PAGE])
+    assert shown("?page=2") == sorted(newest[ENTRIES_PER_PAGE:])
+    assert shown("?page=x") == shown()
+    assert shown("?page=99") == shown("?page=2")
+    first = text(desk.get(url("cashbook", event)))
+    assert "60 in all" in first and "Page 1 of 2" in first and 'rel="next"' in first
+    assert first.index(f'id="entry-{paid[-1].pk}"') < first.index(f'id="entry-{paid[-2].pk}"')

@@ -1,6 +1,6 @@
-"""The cash book page: the night's totals, who still owes a fee, every entry with its
-reversal, and the forms for donations and expenses; plus a receipt's download and the
-planner's settings.
+"""The cash book page: the night's totals, who still owes a fee, the entries (newest first,
+a page at a time) with their reversals, and the forms for donations and expenses; plus a
+receipt's download and the planner's settings.
 
 A form that fails shows its message with what was typed and the same idempotency key, so
 sending it again still records it once; a form that worked redirects, and the page shows a
@@ -10,6 +10,7 @@ fresh form with a new key.
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
@@ -43,6 +44,11 @@ def shown(t: book.Totals) -> dict[str, str]:
     }
 
 
+# Entries a page shows, newest first: a big night's door takes a fee from every player, and
+# the page (reloaded after each donation or expense) must not grow with the room.
+ENTRIES_PER_PAGE = 50
+
+
 class BookPage(CashBookMixin):
     """Renders the whole page, with any bound form in place of its empty one."""
 
@@ -50,6 +56,7 @@ class BookPage(CashBookMixin):
         t = self.tournament
         totals = cashbook.totals(t)
         settings = cash_planner.settings_for(t)
+        entries = Paginator(rows(t)[::-1], ENTRIES_PER_PAGE).get_page(self.request.GET.get("page"))
         return self.render(
             "book.html",
             status,
@@ -58,7 +65,7 @@ class BookPage(CashBookMixin):
                 (book.METHOD_LABELS[m], money(c)) for m, c in totals.money_in_by_method.items()
             ],
             shown=shown(totals),
-            rows=rows(t),
+            entries=entries,
             owing=list(cashbook.owing(t).order_by("name", "pk")),
             fee=money(cashbook.fee_cents(t)),
             projection=(projection := cash_planner.projection(t)),
