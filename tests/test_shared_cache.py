@@ -58,3 +58,20 @@ def test_settings_share_the_cache_through_redis_only_when_it_is_configured(tmp_p
     without = run_manage(["shell", "-v", "0", "-c", PRINT_BACKEND], {"REDIS_URL": ""}, tmp_path)
     assert without.returncode == 0, without.stderr
     assert without.stdout.strip() == "django.core.cache.backends.locmem.LocMemCache"
+
+
+@pytest.mark.redis
+def test_calls_share_one_redis_client_and_still_work_across_threads():
+    """Django's backend built a redis-py client for every call; one per pool is kept now, and
+    threads (gunicorn's gthread workers) use it at once without mixing their answers."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    prefix = f"bunco-test-{uuid.uuid4().hex}"
+    cache = shared_cache(os.environ["REDIS_URL"], prefix)
+    assert cache._cache.get_client() is cache._cache.get_client()
+    try:
+        with ThreadPoolExecutor(8) as pool:
+            list(pool.map(lambda n: cache.set(f"k{n}", n, 20), range(64)))
+            assert list(pool.map(lambda n: cache.get(f"k{n}"), range(64))) == list(range(64))
+    finally:
+        cache.delete_many([f"k{n}" for n in range(64)])
