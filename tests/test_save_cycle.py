@@ -1,9 +1,9 @@
 """What a staff save costs in queries: the form, the save and the pod page it redirects to.
 
 Staff repeat this cycle all evening, so its query count is pinned, each request and the
-three together: 19 for a first entry, 20 for a correction (it also retires the old version),
-21 when the result credits a bunco (the credits are written, and the pod page reads them; a
-pod whose results credit nobody skips that read). It was 53 before issue 17; the change
+three together: 19 for a first entry, 20 for a correction (it also retires the old version)
+and 20 when the result credits a bunco (the credits are written; the pages read them with
+their results). It was 53 before issue 17; the change
 counter's UPDATE, which the room's live pages need in every save's transaction, is counted.
 Counted outside a test transaction (`transaction=True`), as the site runs: the save's BEGIN
 and COMMIT count, a savepoint the test's own transaction would add does not. Sessions are
@@ -62,7 +62,7 @@ def test_a_first_entry_cycle_costs_at_most_19_queries(
     assert "Table 2 saved (round 1)" in page and "1 of 3 tables reported" in page
     credited = table_url(tournament, 1, 1, 3)
     page = cycle(
-        staff, credited, {"winner": "0", "buncos_1": "1"}, 21, django_assert_max_num_queries
+        staff, credited, {"winner": "0", "buncos_1": "1"}, 20, django_assert_max_num_queries
     )
     assert "Table 3 saved (round 1)" in page and "2 of 3 tables reported" in page
 

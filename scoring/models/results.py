@@ -54,12 +54,12 @@ class TableResult(models.Model):
         return f"{self.round} pod {self.pod_id} table {self.table} v{self.version}"
 
     def roll_credits(self) -> list["RollCredit"]:
-        """Its roll credits. Most tables credit nobody, so a result read knowing it has none
-        (`credited` false, see `scoring.presenters.tables.with_credits`) answers without a
-        query."""
-        if getattr(self, "credited", True) is False:
-            return []
-        return list(self.credits.all())
+        """Its roll credits, by player: those read with it (`read_credits`, set by
+        `scoring.presenters.tables.with_credits`), else read now."""
+        read = getattr(self, "read_credits", None)
+        if read is not None:
+            return read
+        return list(self.credits.order_by("player_id"))
 
 
 class RollCredit(models.Model):
