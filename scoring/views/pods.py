@@ -90,8 +90,8 @@ class PodDetailView(PodAccessMixin, http_cache.LivePart, TemplateView):
 
     def get_context_data(self, **kwargs):
         pod, stage = self.pod, self.stage
-        # The round buttons need no times: 18 rounds' four timestamps were a tenth of the
-        # page's database reading.
+        # The round buttons need no times nor who rang them: a qualifying stage has 18 rounds,
+        # and psycopg parses each timestamp in Python.
         rounds = list(
             stage.rounds.only("stage_id", "number", "set_number", "target", "status").order_by(
                 "number"

@@ -73,8 +73,7 @@ def places_taken(tournament: Tournament, now=None) -> int:
 
 
 def check_room(tournament: Tournament, extra: int = 1) -> None:
-    held = held_offers(tournament).count()
-    taken = active_players(tournament).count() + held
+    taken = places_taken(tournament)
     if taken + extra > tournament.capacity:
         left = max(tournament.capacity - taken, 0)
         message = (
@@ -82,7 +81,7 @@ def check_room(tournament: Tournament, extra: int = 1) -> None:
             if extra > 1
             else f"Sorry, {tournament.name} is full ({tournament.capacity} players)."
         )
-        if held:
+        if held := held_offers(tournament).count():  # only asked when refusing
             message += (
                 f" {held} of the places {'is' if held == 1 else 'are'} held for the waitlist:"
                 " offered and not answered yet."

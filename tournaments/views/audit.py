@@ -42,9 +42,7 @@ class AuditLogView(TournamentPermissionMixin, ListView):
         return entries
 
     def get_context_data(self, **kwargs):
-        query = self.request.GET.copy()
-        query.pop("page", None)
-        context = super().get_context_data(filters=query.urlencode(), kinds=KINDS, **kwargs)
+        context = super().get_context_data(kinds=KINDS, **kwargs)
         for entry in context["entries"]:
             entry.sentence = sentence(entry.action, entry.actor.username if entry.actor else None)
         return context
