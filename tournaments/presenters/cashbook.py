@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tournaments.rules import cashbook as book
@@ -63,12 +64,16 @@ class Row:
         )
 
 
-def rows(tournament) -> list[Row]:
-    """Every entry, oldest first, in one query."""
-    entries = list(
-        LedgerEntry.objects.filter(tournament=tournament).select_related("player", "recorded_by")
+def rows(tournament, every: list[book.Entry], ids: Sequence[int]) -> list[Row]:
+    """The entries `ids`, in that order, as the page shows them. `every` is the whole book as
+    engine entries (`cashbook.entries`, which the page's totals read anyway): a reversal's
+    sign and the reversed marks come from it, so only the entries shown are read as models,
+    in one query, however long the night's book."""
+    by_id = {e.id: e for e in every}
+    gone = book.reversed_ids(every)
+    shown = (
+        LedgerEntry.objects.filter(tournament=tournament)
+        .select_related("player", "recorded_by")
+        .in_bulk(ids)
     )
-    engine = [e.to_engine() for e in entries]
-    by_id = {e.id: e for e in engine}
-    gone = book.reversed_ids(engine)
-    return [Row(e, book.signed(by_id[e.pk], by_id), e.pk in gone) for e in entries]
+    return [Row(shown[pk], book.signed(by_id[pk], by_id), pk in gone) for pk in ids]

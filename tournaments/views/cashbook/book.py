@@ -54,9 +54,11 @@ class BookPage(CashBookMixin):
 
     def page(self, status: int = 200, **forms):
         t = self.tournament
-        totals = cashbook.totals(t)
+        every = cashbook.entries(t)
+        totals = book.totals(every)
         settings = cash_planner.settings_for(t)
-        entries = Paginator(rows(t)[::-1], ENTRIES_PER_PAGE).get_page(self.request.GET.get("page"))
+        newest_first = [e.id for e in reversed(every)]
+        page = Paginator(newest_first, ENTRIES_PER_PAGE).get_page(self.request.GET.get("page"))
         return self.render(
             "book.html",
             status,
@@ -65,7 +67,8 @@ class BookPage(CashBookMixin):
                 (book.METHOD_LABELS[m], money(c)) for m, c in totals.money_in_by_method.items()
             ],
             shown=shown(totals),
-            entries=entries,
+            entries=page,
+            entry_rows=rows(t, every, page.object_list),
             owing=list(cashbook.owing(t).order_by("name", "pk")),
             fee=money(cashbook.fee_cents(t)),
             projection=(projection := cash_planner.projection(t)),
