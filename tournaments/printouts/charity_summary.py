@@ -28,7 +28,7 @@ def charity_summary(
     *,
     compress: bool = True,
 ) -> bytes:
-    """A PDF of the night's figures (label, amount), the last one in bold, and the thanks."""
+    """A PDF of the night's figures (label, amount) in a ruled table, and the thanks."""
     size = page_size(pagesize)
     width = content_width(size)
     counter = Counter(progress, len(figures))
