@@ -13,8 +13,10 @@ small queries through the site's middleware.
 2. --clients clients, each its own thread and session, ask as fast as they are answered for
    --duration seconds: first the bare view, then the staff save flow (result form GET, save
    POST, the pod page it redirects to), with no pause between requests.
-3. Prints requests/s, the web processes' CPU per request and the load average for each, and
-   the save flow's throughput as a share of the bare view's (in requests, and in saves).
+3. Prints requests/s and the load average for each, the CPU a request cost the web processes,
+   PostgreSQL, the clients and the rest of the machine (the two cores are shared, so any of
+   them bounds the ratio), and the save flow's throughput as a share of the bare view's (in
+   requests, and in saves).
    Every accepted save is checked in the database as bench/event_night.py does.
 
 On a shared machine the load average printed beside each figure says how much of the two
@@ -36,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.event_night import Run, run_bench, start_gunicorn, timed  # noqa: E402
 from bench.night_client import SAVE_PAGE, Client, Ledger, Stats, percentile  # noqa: E402
-from bench.night_machine import CpuMeter, print_machine  # noqa: E402
+from bench.night_machine import CpuMeter, CpuShare, backends, print_machine  # noqa: E402
 from bench.night_room import Pace, check_database, staff_phone  # noqa: E402
 
 BARE_VIEW = "/bench/floor/"  # served by bench/floor_urls.py only
@@ -48,7 +50,7 @@ class Phase:
     name: str
     stats: Stats
     elapsed: float
-    web_cpu: float
+    cpu: CpuShare
     load: tuple[float, float]  # 1-minute load average at the start and at the end
 
     @property
@@ -72,12 +74,15 @@ def run_phase(name: str, targets: list, meter: CpuMeter, stats: Stats, duration:
         thread.join()
     elapsed = time.monotonic() - start
     cpu = meter.share(before, meter.snapshot())
-    phase = Phase(name, stats, min(elapsed, duration + 1e-9), cpu.web, (load0, os.getloadavg()[0]))
+    phase = Phase(name, stats, min(elapsed, duration + 1e-9), cpu, (load0, os.getloadavg()[0]))
     ms = [v * 1000 for values in stats.latencies.values() for v in values]
+    each = 1000 / max(stats.requests, 1)
     print(
         f"  {name:<12} {stats.requests:>6,} requests in {elapsed:.1f} s = {phase.rate:7.1f}/s, "
-        f"p50 {percentile(ms, 50):.0f} ms, web CPU {cpu.web / max(stats.requests, 1) * 1000:.1f} "
-        f"ms a request; load average {load0:.2f} -> {phase.load[1]:.2f}",
+        f"p50 {percentile(ms, 50):.0f} ms; load average {load0:.2f} -> {phase.load[1]:.2f}\n"
+        f"  {'':<12} CPU a request: web {cpu.web * each:.2f} ms, PostgreSQL "
+        f"{cpu.database * each:.2f} ms, clients {cpu.clients * each:.2f} ms, rest of the "
+        f"machine {cpu.others * each:.2f} ms",
         flush=True,
     )
     return phase
@@ -111,7 +116,7 @@ def main() -> int:
 
     def body(run: Run) -> int:
         ports = timed("start gunicorn", lambda: start_gunicorn(args, run.env, run.processes))
-        meter = CpuMeter(run.processes, set)
+        meter = CpuMeter(run.processes, lambda: backends(args.pg, args.database))
 
         print("\nload, one phase after the other:")
         stats = Stats()
