@@ -14,7 +14,9 @@ it may flush); it creates and finally drops its own database, so nothing else is
    process shares the database, Redis and the data folder, and nothing else.
 4. For --duration seconds: each staff client (its own session, each request to the other
    instance in turn) walks to a table (--walk), opens its form, fills it in (--fill), posts a
-   result or a correction with the version the form showed, follows the redirect; the seat
+   result or a correction with the version the form showed, follows the redirect, and while
+   walking to the next table its pod page asks for the count every 2 s and fetches its live
+   part again whenever the count moved (conditionally), as static/js/live.js does; the seat
    finder phones search a name or code every 2-5 s as the page's htmx does; the projectors
    poll `board/live/` every 5 s, each for its share of the pods; the admin asks for the
    pre-event packet, polls it every second to completion, downloads it, and again.

@@ -121,6 +121,7 @@ class Response:
     status: int
     body: str
     location: str
+    etag: str = ""
 
 
 class Client:
@@ -178,10 +179,14 @@ class Client:
         if raw.status >= 400 and raw.status != CONFLICT:
             self.stats.error(f"{page}: HTTP {raw.status}")
             return None
-        return Response(raw.status, content, raw.headers.get("Location", ""))
+        return Response(
+            raw.status, content, raw.headers.get("Location", ""), raw.headers.get("ETag", "")
+        )
 
-    def get(self, page: str, path: str, htmx: bool = False) -> Response | None:
-        return self.request(page, "GET", path, htmx=htmx)
+    def get(self, page: str, path: str, htmx: bool = False, etag: str = "") -> Response | None:
+        """A GET; with `etag`, conditional, as a browser revalidates what it holds."""
+        headers = {"If-None-Match": etag} if etag else None
+        return self.request(page, "GET", path, htmx=htmx, headers=headers)
 
     def log_in(self, username: str, password: str) -> bool:
         page = self.get("login", "/accounts/login/")

@@ -8,6 +8,7 @@ the same staff and check the same way.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import time
@@ -116,6 +117,38 @@ class Pace:
     fill: tuple[float, float]
 
 
+LIVE_POLL = 2.0  # seconds between count polls on a page being looked at (static/js/live.js)
+LIVE_COUNT = re.compile(r'data-live-count="(\d+)"')
+
+
+@dataclass
+class PodScreen:
+    """The pod page a staff phone shows while its owner walks to the next table."""
+
+    path: str
+    count: str
+    etag: str = ""
+
+
+def look_at(client: Client, screen: PodScreen | None, seconds: float, until: float) -> bool:
+    """`seconds` spent looking at the pod page, as static/js/live.js spends them: the count
+    asked for every 2 s and, when it moved, the pod's live part fetched again (conditional, as
+    the browser's cache revalidates it). False once the load's time is up."""
+    end = min(time.monotonic() + max(0.0, seconds), until)
+    while (left := end - time.monotonic()) > 0:
+        time.sleep(min(LIVE_POLL, left))
+        if screen is None or time.monotonic() >= end:
+            continue
+        asked = client.get("live count", f"/t/{SLUG}/changes/?since={screen.count}")
+        if asked is None or asked.status != 200:
+            continue
+        screen.count = str(json.loads(asked.body)["count"])
+        part = client.get("pod live part", screen.path, htmx=True, etag=screen.etag)
+        if part is not None and part.etag:
+            screen.etag = part.etag
+    return time.monotonic() < until
+
+
 def staff_phone(
     client: Client,
     event: Event,
@@ -129,7 +162,8 @@ def staff_phone(
     correction when the table already has a result), follows the redirect back to the pod."""
     rng = random.Random(name)
     sent = 0
-    while pause(*pace.walk, until, rng):
+    screen = None
+    while look_at(client, screen, rng.uniform(*pace.walk), until):
         pod, table = rng.choice(pods), rng.randint(1, event.tables)
         url = f"/t/{SLUG}/pods/{pod}/round/{event.round_number}/table/{table}/"
         form_page = client.get("result form", url)
@@ -160,7 +194,10 @@ def staff_phone(
             continue
         if answer.status == 302:
             ledger.add(save, accepted=True)
-            client.get("pod page", urlsplit(answer.location).path or url)
+            path = urlsplit(answer.location).path or url
+            pod_page = client.get("pod page", path)
+            found = LIVE_COUNT.search(pod_page.body) if pod_page else None
+            screen = PodScreen(path, found.group(1)) if found else None
         elif answer.status == CONFLICT or STALE.search(answer.body):
             ledger.add(save, accepted=False)
             client.stats.count_stale()

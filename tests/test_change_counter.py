@@ -172,3 +172,41 @@ def test_two_saves_at_once_both_count():
     outcomes = at_once(save(1), save(2))
     assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
     assert count(tournament) == before + 2
+
+
+def whole_room(tournament) -> int:
+    return ChangeCounter.objects.get(tournament_id=tournament.pk).whole_room
+
+
+def test_a_result_save_is_confined_to_its_pod_and_anything_else_is_the_whole_rooms(
+    tournament, organiser
+):
+    """A pod's page is unchanged while the counter's whole_room and the pod's own_changes
+    are (`changes.pod_version`): a result save counts on its pod alone; a write not marked
+    as confined, alone or in the same transaction as a save, moves whole_room."""
+    from tournaments.foundation import changes
+
+    stage = drawn_stage(tournament, organiser, players=24)
+    one, two = stage.pods.order_by("number")
+    round_ = stage.rounds.get(number=1)
+    room = whole_room(tournament)
+
+    counted(tournament, lambda: table_result(one, round_, organiser))
+    one.refresh_from_db()
+    two.refresh_from_db()
+    assert (whole_room(tournament), one.own_changes, two.own_changes) == (room, 1, 0)
+
+    @changes.announces
+    def save_and_more():
+        table_result(one, round_, organiser, table=2)
+        changes.bump(tournament.pk)  # e.g. a name edited in the same transaction
+
+    counted(tournament, save_and_more)
+    assert whole_room(tournament) == count(tournament)
+
+    # A refused save counts nothing, on the counter or its pod.
+    before = count(tournament)
+    with pytest.raises(UserFacingError):
+        table_result(one, round_, organiser)  # base version 0 again: a conflict
+    one.refresh_from_db()
+    assert (count(tournament), one.own_changes) == (before, 2)

@@ -130,6 +130,43 @@ def test_the_pod_page_fetches_its_tables_and_next_seats_alone(stage, organiser, 
     assert client_for(other).get(address, headers=HTMX).status_code == 403
 
 
+def test_a_save_at_another_pod_leaves_a_pods_tables_a_304(
+    stage, organiser, client_for, django_assert_max_num_queries
+):
+    """Every save moves the count every phone polls; a pod's phone then asks for its tables
+    again, and is told they are unchanged unless the save was at its pod or changed the
+    whole room (the bell, here)."""
+    from scoring.services.rounds import close_round
+
+    tournament = stage.tournament
+    staff = member(tournament, "staff", "floor")
+    stage.pods.get(number=1).staff.add(staff)
+    phone = client_for(staff)
+    address = url("pod-detail", tournament, 1)
+    phone.get(address)
+    part = phone.get(address, headers=HTMX)
+
+    save(stage, organiser, pod=2)
+    # Session, account and the pod's statement (which carries both counts): no table is read.
+    with django_assert_max_num_queries(3):
+        again = asked_again(phone, address, part, **HTMX)
+    assert again.status_code == 304 and again["ETag"] == part["ETag"]
+
+    save(stage, organiser, pod=1, table=2)
+    mine = asked_again(phone, address, part, **HTMX)
+    assert mine.status_code == 200 and "1 of 3 tables reported" in text(mine)
+    for table in (2, 3):
+        save(stage, organiser, pod=2, table=table)
+    assert asked_again(phone, address, mine, **HTMX).status_code == 304
+
+    for table in (1, 3):
+        save(stage, organiser, pod=1, table=table)
+    done = phone.get(address, headers=HTMX)
+    close_round(stage.rounds.get(number=1), actor=organiser)  # the whole room's change
+    closed = asked_again(phone, address, done, **HTMX)
+    assert closed.status_code == 200 and "Round 1 is closed" in text(closed)
+
+
 def test_whole_pages_are_never_answered_304(stage, client):
     tournament = stage.tournament
     for name in ("board", "seat-finder"):

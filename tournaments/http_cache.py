@@ -3,11 +3,12 @@
 The board's live part, the seat finder's results, round progress and a pod's tables are asked
 for again every time the counter moves (static/js/live.js), by every projector and phone in
 the hall. What they show changes only with a write that bumps the counter
-(services/changes.py), so:
+(foundation/changes.py), so:
 
 - the ETag is the counter (with what else the answer depends on): a browser asking again with
   it gets 304 Not Modified, having cost the tournament's row (which carries the counter) and
-  nothing else;
+  nothing else; a pod's tables use the pod's version instead (`changes.pod_version`), so a
+  save at one pod does not make every other pod's phone fetch its tables again;
 - a changed answer is rendered once per count and shared through Django's cache (Redis when
   configured, so every gunicorn process shares it; memory on a laptop).
 
@@ -62,12 +63,15 @@ def answer(
     render: Callable[[], HttpResponse],
     *,
     private: bool = False,
+    version: str | None = None,
 ) -> HttpResponse:
     """`render()`'s answer, or 304 when the client holds it already, or the copy cached for
     the tournament's current count. `tournament` should come with `change_counter`
     (select_related) so the count costs no query of its own. Call it after the permission
-    check, and mark `private` an answer that depends on who asks."""
-    count = changes.seen(tournament)
+    check, and mark `private` an answer that depends on who asks. `version`, for an answer
+    that changes less often than the whole tournament (a pod's tables), stands for the
+    count."""
+    count = changes.seen(tournament) if version is None else version
     digest = _digest(request, private)
     etag = f'W/"{tournament.pk}.{count}.{digest}"'
     not_modified = get_conditional_response(request, etag=etag)
@@ -98,6 +102,11 @@ class LivePart:
 
     live_template: str
 
+    def live_version(self) -> str | None:
+        """What the live part changes with, when that is less than every change of the
+        tournament (see `answer`); None: the tournament's count."""
+        return None
+
     def get(self, request, *args, **kwargs):
         if request.htmx and not request.htmx.history_restore_request:
             return answer(
@@ -105,5 +114,6 @@ class LivePart:
                 self.tournament,
                 lambda: TemplateResponse(request, self.live_template, self.get_context_data()),
                 private=True,
+                version=self.live_version(),
             )
         return super().get(request, *args, **kwargs)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError
+from django.db.models import F
 from django.utils.timezone import localtime
 
 from scoring.services.rounds import join_round, joined_round
@@ -157,7 +158,10 @@ def _record(
         raise UserFacingError(f"You are not assigned to {pod}.")
     if not 1 <= table <= pod.tables:
         raise UserFacingError(f"{pod} has tables 1 to {pod.tables}.")
-    Pod.objects.select_for_update().filter(pk=pod.pk).values_list("pk").get()
+    # The pod's lock (locks.py), taken by counting this change on it: the save changes this
+    # pod's page alone (`changes.pod_version`).
+    if not Pod.objects.filter(pk=pod.pk).update(own_changes=F("own_changes") + 1):
+        raise Pod.DoesNotExist(f"{pod} is gone.")
     # Under the lock (each statement after it sees what the lock waited for), the table's
     # seats with this round's status now and the next round beside them, in one statement;
     # then every current result of the pod in this round (this table's, and whether the pod is
@@ -269,5 +273,5 @@ def _record(
     is_current = round_.status == Round.Status.OPEN or (
         next_round is None or next_round.status == Round.Status.PENDING
     )
-    changes.bump(pod.stage.tournament_id)
+    changes.bump(pod.stage.tournament_id, pods_only=True)
     return Recorded(result, next_state, table_seats, is_current)

@@ -16,6 +16,7 @@ from scoring.presenters.stages import pod_url, stages_newest_first
 from scoring.presenters.tables import build_tables, with_credits
 from scoring.services.rounds import current_of, current_round, progress
 from tournaments import http_cache
+from tournaments.foundation import changes
 from tournaments.foundation.text import whole_number
 from tournaments.models import Pod, Seat, Stage
 from tournaments.permissions import TournamentPermissionMixin, has_permission
@@ -87,6 +88,11 @@ class PodDetailView(PodAccessMixin, http_cache.LivePart, TemplateView):
 
     permission = ENTER
     template_name = "scoring/pod_detail.html"
+
+    def live_version(self) -> str:
+        """The pod's tables change with the whole room or a save at this pod: a save at
+        another pod answers this part 304."""
+        return changes.pod_version(self.pod)
 
     def get_context_data(self, **kwargs):
         pod, stage = self.pod, self.stage

@@ -11,6 +11,14 @@ other waits for. So a service that bumps wears `@announces` instead of
 `@transaction.atomic`: its bumps, and those of any service it calls, are counted as its
 transaction's last statement, however early in the body `bump` was called. The update is
 `count + 1` in the database, never a count read and written back, so two saves both count.
+
+A change is the whole room's unless its service says it is confined to pods
+(`bump(..., pods_only=True)`), having counted the change on each pod it touched
+(`Pod.own_changes`, in the statement that locks the pod). Only a result save says so. A pod's
+page then knows it is unchanged while `whole_room` (the count at the last change of the whole
+room) and its pod's own count are: a save at pod 7 moves every poll's count but leaves pod 3's
+page a 304. Any bump not marked, in a transaction, makes the transaction's change the whole
+room's, so forgetting to mark one costs only renders, never a stale page.
 """
 
 from __future__ import annotations
@@ -29,24 +37,28 @@ from ..models import ChangeCounter, Tournament
 P = ParamSpec("P")
 R = TypeVar("R")
 
-_pending: ContextVar[set[int] | None] = ContextVar("bunco_changes", default=None)
+# Tournament id -> whether the transaction changed the whole room (else only pods).
+_pending: ContextVar[dict[int, bool] | None] = ContextVar("bunco_changes", default=None)
 
 
-def _count(tournament_id: int) -> None:
-    moved = ChangeCounter.objects.filter(tournament_id=tournament_id).update(count=F("count") + 1)
-    if not moved:  # the tournament's first change: its row is made on demand
+def _count(tournament_id: int, whole_room: bool) -> None:
+    moved = F("count") + 1
+    values = {"count": moved, "whole_room": moved} if whole_room else {"count": moved}
+    if not ChangeCounter.objects.filter(tournament_id=tournament_id).update(**values):
+        # The tournament's first change: its row is made on demand.
         ChangeCounter.objects.get_or_create(tournament_id=tournament_id)
-        ChangeCounter.objects.filter(tournament_id=tournament_id).update(count=F("count") + 1)
+        ChangeCounter.objects.filter(tournament_id=tournament_id).update(**values)
 
 
-def bump(tournament_id: int) -> None:
+def bump(tournament_id: int, *, pods_only: bool = False) -> None:
     """Counts one change of the tournament: at the end of the outermost `@announces` service
-    running, else at once (then it must be the transaction's last statement)."""
+    running, else at once (then it must be the transaction's last statement). `pods_only`:
+    the change is confined to pods whose `own_changes` the service counted."""
     pending = _pending.get()
     if pending is None:
-        _count(tournament_id)
+        _count(tournament_id, not pods_only)
     else:
-        pending.add(tournament_id)
+        pending[tournament_id] = pending.get(tournament_id, False) or not pods_only
 
 
 def announces(service: Callable[P, R]) -> Callable[P, R]:
@@ -58,13 +70,13 @@ def announces(service: Callable[P, R]) -> Callable[P, R]:
         if _pending.get() is not None:  # called by another service: it counts at its end
             with transaction.atomic():
                 return service(*args, **kwargs)
-        pending: set[int] = set()
+        pending: dict[int, bool] = {}
         token = _pending.set(pending)
         try:
             with transaction.atomic():
                 result = service(*args, **kwargs)
-                for tournament_id in sorted(pending):
-                    _count(tournament_id)
+                for tournament_id, whole_room in sorted(pending.items()):
+                    _count(tournament_id, whole_room)
         finally:
             _pending.reset(token)
         return result
@@ -96,6 +108,17 @@ def remembered(tournament_id: int, key: str, compute: Callable[[], R], seconds: 
         value = compute()
         cache.set(full_key, value, seconds)
     return value
+
+
+def pod_version(pod) -> str:
+    """What a pod's page shows changes only with this: the count at the whole room's last
+    change and the pod's own changes since. `pod.stage.tournament` should come with its
+    `change_counter` (as `pod_for_request` loads it)."""
+    try:
+        whole_room = pod.stage.tournament.change_counter.whole_room
+    except ChangeCounter.DoesNotExist:
+        whole_room = 0
+    return f"{whole_room}.{pod.own_changes}"
 
 
 def seen(tournament: Tournament) -> int:

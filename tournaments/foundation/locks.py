@@ -18,8 +18,9 @@ order, coarsest first, and never goes back up the list:
    Payments take it with `no_key=True`: they wait for an awarding and for each other, but
    not for audit entries being written.
 2. The stage row (round start and close, late arrivals and leavers, roll-offs, the cut).
-3. The stage's pod rows, in primary-key order: one pod when a result is saved, every pod of
-   the stage when a round starts or closes or a player joins or leaves.
+3. The stage's pod rows, in primary-key order: one pod when a result is saved (locked by the
+   UPDATE that counts the change on it, `Pod.own_changes`), every pod of the stage when a
+   round starts or closes or a player joins or leaves.
 4. The stage's round rows, by number.
 5. Single rows last: a player (check-in, score cards), a prize award and then its payouts,
    the final table, a printout, a role. A cash box comes after the player or the award

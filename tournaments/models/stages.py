@@ -97,6 +97,11 @@ class Pod(models.Model):
         default=True, help_text="False once the organiser picked the hostess by hand."
     )
     staff = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="pods")
+    own_changes = models.PositiveIntegerField(
+        default=0,
+        help_text="Changes confined to this pod (its results saved): with the counter's "
+        "whole_room, when this pod's page last changed (tournaments/foundation/changes.py).",
+    )
 
     class Meta:
         constraints = [
