@@ -343,12 +343,15 @@ def report(outcome: Outcome) -> None:
         f"\nload: {stats.requests:,} requests in {elapsed:.1f} s = "
         f"{stats.requests / elapsed:.1f} requests/s"
     )
-    print(f"  {'page':<22}{'requests':>9}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'max ms':>9}")
+    print(
+        f"  {'page':<22}{'requests':>9}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'max ms':>9}"
+        f"{'304':>9}"
+    )
     for page, values in sorted(stats.latencies.items()):
         ms = [v * 1000 for v in values]
         print(
             f"  {page:<22}{len(ms):>9,}{percentile(ms, 50):>9.0f}{percentile(ms, 95):>9.0f}"
-            f"{percentile(ms, 99):>9.0f}{max(ms):>9.0f}"
+            f"{percentile(ms, 99):>9.0f}{max(ms):>9.0f}{stats.not_modified[page]:>9,}"
         )
     firsts = sum(1 for save in ledger.accepted if save.base == 0)
     print(

@@ -39,6 +39,7 @@ class Stats:
     lock: threading.Lock = field(default_factory=threading.Lock)
     latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     errors: Counter = field(default_factory=Counter)
+    not_modified: Counter = field(default_factory=Counter)  # 304s by page
     stale: int = 0
 
     def record(self, page: str, seconds: float) -> None:
@@ -48,6 +49,10 @@ class Stats:
     def error(self, what: str) -> None:
         with self.lock:
             self.errors[what] += 1
+
+    def count_not_modified(self, page: str) -> None:
+        with self.lock:
+            self.not_modified[page] += 1
 
     def count_stale(self) -> None:
         with self.lock:
@@ -170,6 +175,8 @@ class Client:
         finally:
             conn.close()
         self.stats.record(page, time.perf_counter() - start)
+        if raw.status == 304:
+            self.stats.count_not_modified(page)
         for header in raw.headers.get_all("Set-Cookie") or []:
             for name, morsel in SimpleCookie(header).items():
                 if morsel["max-age"] == "0" or not morsel.value:

@@ -123,11 +123,12 @@ LIVE_COUNT = re.compile(r'data-live-count="(\d+)"')
 
 @dataclass
 class PodScreen:
-    """The pod page a staff phone shows while its owner walks to the next table."""
+    """The pod page a staff phone shows while its owner walks to the next table, and the
+    ETags its browser keeps of live parts (by address) across pages."""
 
     path: str
     count: str
-    etag: str = ""
+    etags: dict[str, str]
 
 
 def look_at(client: Client, screen: PodScreen | None, seconds: float, until: float) -> bool:
@@ -143,9 +144,10 @@ def look_at(client: Client, screen: PodScreen | None, seconds: float, until: flo
         if asked is None or asked.status != 200:
             continue
         screen.count = str(json.loads(asked.body)["count"])
-        part = client.get("pod live part", screen.path, htmx=True, etag=screen.etag)
+        etag = screen.etags.get(screen.path, "")
+        part = client.get("pod live part", screen.path, htmx=True, etag=etag)
         if part is not None and part.etag:
-            screen.etag = part.etag
+            screen.etags[screen.path] = part.etag
     return time.monotonic() < until
 
 
@@ -163,6 +165,7 @@ def staff_phone(
     rng = random.Random(name)
     sent = 0
     screen = None
+    etags: dict[str, str] = {}
     while look_at(client, screen, rng.uniform(*pace.walk), until):
         pod, table = rng.choice(pods), rng.randint(1, event.tables)
         url = f"/t/{SLUG}/pods/{pod}/round/{event.round_number}/table/{table}/"
@@ -197,7 +200,7 @@ def staff_phone(
             path = urlsplit(answer.location).path or url
             pod_page = client.get("pod page", path)
             found = LIVE_COUNT.search(pod_page.body) if pod_page else None
-            screen = PodScreen(path, found.group(1)) if found else None
+            screen = PodScreen(path, found.group(1), etags) if found else None
         elif answer.status == CONFLICT or STALE.search(answer.body):
             ledger.add(save, accepted=False)
             client.stats.count_stale()
