@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from tests.support.factories import drawn_stage, record_pod
+from tests.support.factories import drawn_stage, record_pod, table_result
 from tests.support.web import text, url
 from tournaments.models import Round
 
@@ -76,3 +76,41 @@ def test_the_service_worker_is_served_from_the_root_to_anyone(client):
 def test_signed_out_pages_load_no_queue(client):
     body = text(client.get("/"))
     assert "queue-banner" not in body and "js/queue.js" not in body
+
+
+def test_the_shared_table_forms_follow_a_correction_and_a_name(
+    tournament, organiser, staff_user, client_for
+):
+    """The pod page's table forms are rendered once per what they show and shared
+    (views/pods.py): what a phone sees still follows every change that matters."""
+    from tournaments.services.players import update_player
+    from tournaments.services.registration import Registrant
+
+    stage = drawn_stage(tournament, organiser, players=12, staff=staff_user)
+    pod, first = stage.pods.get(), stage.rounds.get(number=1)
+    client = client_for(staff_user)
+    address = url("pod-detail", tournament, 1)
+    record_pod(pod, first, organiser, [0])
+    text(client.get(address))  # the three forms rendered, and kept
+
+    # A correction at table 1: its form shows the new version, the others stay as they were.
+    table_result(
+        pod,
+        first,
+        organiser,
+        table=1,
+        winner=1,
+        base_version=1,
+        points=(12, 30),
+        reason="swapped",
+    )
+    body = text(client.get(address))
+    assert 'name="points_24" value="30"' in body
+    assert "recorded as winner now (v2)" in body
+    assert body.count('name="base_version" value="0"') == 2
+
+    # A name corrected at the desk shows in the forms' labels at once.
+    seat = pod.seats.filter(round=first, table=2, seat=1).select_related("player").get()
+    update_player(seat.player, Registrant(name="Renamed Person"), actor=organiser)
+    body = text(client.get(address))
+    assert body.count("Renamed Person") >= 3  # the seat, the points label, the winner button
