@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.event_night import Run, run_bench, start_gunicorn, timed  # noqa: E402
 from bench.night_client import SAVE_PAGE, Client, Ledger, Stats, percentile  # noqa: E402
-from bench.night_machine import CpuMeter, CpuShare, backends, print_machine  # noqa: E402
+from bench.night_machine import CpuMeter, backends, print_machine  # noqa: E402
 from bench.night_room import Pace, check_database, staff_phone  # noqa: E402
 
 BARE_VIEW = "/bench/floor/"  # served by bench/floor_urls.py only
@@ -50,7 +50,6 @@ class Phase:
     name: str
     stats: Stats
     elapsed: float
-    cpu: CpuShare
     load: tuple[float, float]  # 1-minute load average at the start and at the end
 
     @property
@@ -74,7 +73,7 @@ def run_phase(name: str, targets: list, meter: CpuMeter, stats: Stats, duration:
         thread.join()
     elapsed = time.monotonic() - start
     cpu = meter.share(before, meter.snapshot())
-    phase = Phase(name, stats, min(elapsed, duration + 1e-9), cpu, (load0, os.getloadavg()[0]))
+    phase = Phase(name, stats, min(elapsed, duration + 1e-9), (load0, os.getloadavg()[0]))
     ms = [v * 1000 for values in stats.latencies.values() for v in values]
     each = 1000 / max(stats.requests, 1)
     print(

@@ -292,8 +292,13 @@ def test_the_cash_book_page_takes_the_same_queries_for_more_entries(
         desk.get(url("cashbook", event))
     for player in PlayerFactory.create_batch(20, tournament=event):
         cashbook.pay_fee(player, method=book.CARD, actor=organiser)
-    with django_assert_max_num_queries(len(few.captured_queries)):
+    with django_assert_max_num_queries(len(few.captured_queries)) as many:
         desk.get(url("cashbook", event))
+    # The whole book is read once (totals, signs, the planner's projection), and as models
+    # only the page's entries.
+    reads = [q["sql"] for q in many.captured_queries]
+    books = [sql for sql in reads if sql.startswith('SELECT "tournaments_ledgerentry".')]
+    assert len(books) == 2, books
 
 
 def test_the_prize_page_warns_before_awarding_prizes_that_break_the_floor(monkeypatch, client_for):

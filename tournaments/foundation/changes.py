@@ -110,20 +110,15 @@ def remembered(tournament_id: int, key: str, compute: Callable[[], R], seconds: 
     return value
 
 
-def whole_room(tournament: Tournament) -> int:
-    """The count at the whole room's last change, as loaded with the tournament (as `seen`);
-    0 before the first."""
-    try:
-        return tournament.change_counter.whole_room
-    except ChangeCounter.DoesNotExist:
-        return 0
-
-
 def pod_version(pod) -> str:
     """What a pod's page shows changes only with this: the count at the whole room's last
     change and the pod's own changes since. `pod.stage.tournament` should come with its
     `change_counter` (as `pod_for_request` loads it)."""
-    return f"{whole_room(pod.stage.tournament)}.{pod.own_changes}"
+    try:
+        whole_room = pod.stage.tournament.change_counter.whole_room
+    except ChangeCounter.DoesNotExist:
+        whole_room = 0
+    return f"{whole_room}.{pod.own_changes}"
 
 
 def seen(tournament: Tournament) -> int:

@@ -105,12 +105,16 @@ def planned_prizes_cents(tournament: Tournament, players: int) -> int:
     return total
 
 
-def projection(tournament: Tournament, prizes_cents: int | None = None) -> book.Projection:
-    """The night as planned; `prizes_cents` is the prizes about to be awarded, when known."""
+def projection(
+    tournament: Tournament, prizes_cents: int | None = None, *, totals: book.Totals | None = None
+) -> book.Projection:
+    """The night as planned; `prizes_cents` is the prizes about to be awarded, when known.
+    `totals`: the book's, when the caller has read it already (the cash book page), so the
+    whole book is not read twice."""
     arrived = tournament.players.playing().count()
     owing = cashbook.owing(tournament).count() * cashbook.fee_cents(tournament)
     return book.project(
-        cashbook.totals(tournament),
+        cashbook.totals(tournament) if totals is None else totals,
         owing_cents=owing,
         prizes_cents=planned_prizes_cents(tournament, arrived)
         if prizes_cents is None

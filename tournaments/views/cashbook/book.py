@@ -71,7 +71,7 @@ class BookPage(CashBookMixin):
             entry_rows=rows(t, every, page.object_list),
             owing=list(cashbook.owing(t).order_by("name", "pk")),
             fee=money(cashbook.fee_cents(t)),
-            projection=(projection := cash_planner.projection(t)),
+            projection=(projection := cash_planner.projection(t, totals=totals)),
             projected=cash_planner.shown(projection),
             settings=settings,
             donation_form=forms.get("donation_form") or DonationForm(),
