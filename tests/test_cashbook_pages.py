@@ -325,6 +325,12 @@ def test_the_prize_page_warns_before_awarding_prizes_that_break_the_floor(monkey
     )
     shown = text(page.get(url("prize-winners", event)))
     assert 'id="award-floor-warning"' in shown and "below the floor of $10,000.00" in shown
+    # The planner's card names the floor it measures against, on both pages that show it.
+    assert "Floor ($10,000.00)" in shown
+    cash_planner.save_settings(
+        event, floor_kind=book.PERCENT, floor_value=25, board_shows_raised=False, actor=organiser
+    )
+    assert "Floor (25% of money in)" in text(page.get(url("cashbook", event)))
 
 
 def test_the_board_shows_the_running_total_when_switched_on(event, organiser, entry, client):

@@ -62,10 +62,19 @@ def shown(p: book.Projection) -> dict[str, str]:
     }
 
 
-def page_context(tournament: Tournament, prizes_cents: int | None = None) -> dict:
-    """What the planner's card (cashbook/_planner.html) shows."""
-    p = projection(tournament, prizes_cents)
-    return {"projection": p, "projected": shown(p), "settings": settings_for(tournament)}
+def page_context(
+    tournament: Tournament, prizes_cents: int | None = None, *, totals: book.Totals | None = None
+) -> dict:
+    """What the planner's card (cashbook/_planner.html) shows; `prizes_cents` and `totals` as
+    for `projection`."""
+    settings = settings_for(tournament)
+    p = projection(tournament, prizes_cents, totals=totals, floor=settings.floor)
+    return {
+        "projection": p,
+        "projected": shown(p),
+        "settings": settings,
+        "floor_words": floor_words(settings.floor),
+    }
 
 
 def board_total(tournament: Tournament) -> str:
@@ -106,11 +115,15 @@ def planned_prizes_cents(tournament: Tournament, players: int) -> int:
 
 
 def projection(
-    tournament: Tournament, prizes_cents: int | None = None, *, totals: book.Totals | None = None
+    tournament: Tournament,
+    prizes_cents: int | None = None,
+    *,
+    totals: book.Totals | None = None,
+    floor: book.Floor | None = None,
 ) -> book.Projection:
     """The night as planned; `prizes_cents` is the prizes about to be awarded, when known.
-    `totals`: the book's, when the caller has read it already (the cash book page), so the
-    whole book is not read twice."""
+    `totals` (the book's) and `floor` when the caller has read them already (the cash book
+    page), so the whole book is not read twice."""
     arrived = tournament.players.playing().count()
     owing = cashbook.owing(tournament).count() * cashbook.fee_cents(tournament)
     return book.project(
@@ -119,5 +132,5 @@ def projection(
         prizes_cents=planned_prizes_cents(tournament, arrived)
         if prizes_cents is None
         else prizes_cents,
-        floor=settings_for(tournament).floor,
+        floor=settings_for(tournament).floor if floor is None else floor,
     )

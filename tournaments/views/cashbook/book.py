@@ -56,7 +56,7 @@ class BookPage(CashBookMixin):
         t = self.tournament
         every = cashbook.entries(t)
         totals = book.totals(every)
-        settings = cash_planner.settings_for(t)
+        planner = cash_planner.page_context(t, totals=totals)
         newest_first = [e.id for e in reversed(every)]
         page = Paginator(newest_first, ENTRIES_PER_PAGE).get_page(self.request.GET.get("page"))
         return self.render(
@@ -71,12 +71,10 @@ class BookPage(CashBookMixin):
             entry_rows=rows(t, every, page.object_list),
             owing=list(cashbook.owing(t).order_by("name", "pk")),
             fee=money(cashbook.fee_cents(t)),
-            projection=(projection := cash_planner.projection(t, totals=totals)),
-            projected=cash_planner.shown(projection),
-            settings=settings,
+            **planner,
             donation_form=forms.get("donation_form") or DonationForm(),
             expense_form=forms.get("expense_form") or ExpenseForm(),
-            planner_form=forms.get("planner_form") or PlannerForm(instance=settings),
+            planner_form=forms.get("planner_form") or PlannerForm(instance=planner["settings"]),
             reverse_form=ReverseForm(auto_id=False),
             failed_reverse=forms.get("failed_reverse"),
         )
