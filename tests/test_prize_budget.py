@@ -78,3 +78,46 @@ def test_before_the_door_opens_the_registered_players_count(client_for):
     tournament = event("10.00", players=12, checked_in=0)
     html = budget_html(client_for, tournament)
     assert "Entry fees expected: $120.00 (12 players registered, nobody checked in yet)" in html
+
+
+def listed_prize(tournament, key, scope, cents, stage_kind="qualifying"):
+    PrizeCategory.objects.create(
+        tournament=tournament,
+        key=key,
+        label=key,
+        measure="most_buncos",
+        scope=scope,
+        stage_kind=stage_kind,
+        amounts_cents=[cents],
+    )
+
+
+def shown(html: str, element_id: str) -> str:
+    start = html.index(f'id="{element_id}"')
+    return " ".join(html[html.index(">", start) + 1 : html.index("</", start)].split())
+
+
+def test_the_prize_list_the_winners_page_and_the_cash_book_count_the_same_pods(client_for):
+    """Before any draw, 30 players registered: 3 qualifying pods (a draw of 30 makes 12, 12
+    and 6), one each for wins and buncos advance from each pod, so 6 semi-finalists fill one
+    semi-final pod. A per-pod prize is paid in each pod of the stage it counts over."""
+    tournament = event("20.00", players=30, checked_in=0)  # and $450 overall
+    listed_prize(tournament, "pod-buncos", "pod", 10_000)
+    listed_prize(tournament, "semi-buncos", "pod", 2_500, "semi_final")
+    admin = client_for(member(tournament, "admin", f"admin-{tournament.pk}"))
+    pages = {
+        name: admin.get(reverse(name, args=[tournament.slug])).content.decode()
+        for name in ("prizes", "prize-winners", "cashbook")
+    }
+    total = "$775.00"  # 3 x $100 + 1 x $25 + $450
+    assert f"Prizes: {total}" in " ".join(pages["prizes"].split())
+    assert f"Prizes: {total}" in " ".join(pages["prize-winners"].split())
+    assert shown(pages["prize-winners"], "projected-prizes") == f"−{total}"
+    assert shown(pages["cashbook"], "projected-prizes") == f"−{total}"
+    line = shown(pages["prizes"], "prize-money")
+    assert (
+        "Per pod $100.00 (qualifying), $25.00 (semi-final), plus $450.00 overall: "
+        f"{total} if every place is paid, with 3 qualifying pods (as the draw of the 30 "
+        "players registered would make them) and 1 semi-final pod (expected from the "
+        "players the qualifying pods send on)." in line
+    )

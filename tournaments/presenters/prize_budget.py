@@ -1,40 +1,67 @@
 """The budget beside the prize list and on the winners page: the prizes against the entry
 fees of the players checked in (or, before the door opens, of those registered)."""
 
-from tournaments.rules.budget import prize_budget
+from tournaments.rules.budget import QUALIFYING, SEMI_FINAL, prize_budget, prize_list_cents
 
 from ..foundation.text import money
-from ..models import Player, Tournament
+from ..models import Tournament
 from ..services import cashbook
+from ..services.prize_list import counted_players
 
 
-def list_total_cents(tournament: Tournament, categories, pods: int) -> int:
-    """Every place of the prize list paid: per-pod prizes once per qualifying pod (before
-    the draw, pods of twelve, as the pod plan makes wherever it can)."""
-    per_pod = sum(sum(c.amounts_cents) for c in categories if c.scope == "pod")
-    once = sum(sum(c.amounts_cents) for c in categories if c.scope != "pod")
-    if not pods:
-        pods = -(-tournament.players.filter(status=Player.Status.REGISTERED).count() // 12)
-    return per_pod * pods + once
-
-
-def budget_context(tournament: Tournament, prizes_cents: int) -> dict:
-    """The prizes against the entry fees of the players checked in (or, before the door
-    opens, of those registered), for `_budget.html`."""
-    paid = tournament.players.playing().count()
-    counted, arrived = (
-        (paid, True)
-        if paid
-        else (tournament.players.filter(status=Player.Status.REGISTERED).count(), False)
-    )
+def budget_context(
+    tournament: Tournament, prizes_cents: int, counted: tuple[int, bool] | None = None
+) -> dict:
+    """The prizes against the entry fees of the players `counted` (`counted_players`),
+    for `_budget.html`."""
+    players, arrived = counted_players(tournament) if counted is None else counted
     fee_cents = cashbook.fee_cents(tournament)
-    budget = prize_budget(counted * fee_cents, prizes_cents, tournament.prize_share_percent)
+    budget = prize_budget(players * fee_cents, prizes_cents, tournament.prize_share_percent)
     return {
         "budget": budget,
-        "budget_players": counted,
+        "budget_players": players,
         "budget_arrived": arrived,
         "budget_money": {
             name: money(getattr(budget, f"{name}_cents"))
             for name in ("money_in", "prizes", "cap", "over", "charity")
         },
+    }
+
+
+def list_line(categories, counted: tuple[int, bool], drawn: dict[str, int], pods) -> dict:
+    """The prize list's money in one line: per pod (each stage's own when the semi-final has
+    per-pod prizes too), overall, and the whole list paid with the pods it counts."""
+    per_pod = {
+        kind: sum(
+            sum(c.amounts_cents) for c in categories if c.scope == "pod" and c.stage_kind == kind
+        )
+        for kind in (QUALIFYING, SEMI_FINAL)
+    }
+    once = sum(sum(c.amounts_cents) for c in categories if c.scope != "pod")
+    players, arrived = counted
+    counted_words = f"{players} player{'s' if players != 1 else ''} " + (
+        "checked in" if arrived else "registered"
+    )
+    stages = [QUALIFYING] + ([SEMI_FINAL] if per_pod[SEMI_FINAL] else [])
+    pods_words = []
+    for kind in stages:
+        name = "qualifying" if kind == QUALIFYING else "semi-final"
+        words = f"{pods[kind]} {name} pod{'s' if pods[kind] != 1 else ''}"
+        if kind not in drawn:
+            words += (
+                f" (as the draw of the {counted_words} would make them)"
+                if kind == QUALIFYING
+                else " (expected from the players the qualifying pods send on)"
+            )
+        pods_words.append(words)
+    return {
+        "per_pod": money(per_pod[QUALIFYING])
+        + (
+            f" (qualifying), {money(per_pod[SEMI_FINAL])} (semi-final)"
+            if per_pod[SEMI_FINAL]
+            else ""
+        ),
+        "once": money(once),
+        "pods_words": " and ".join(pods_words),
+        "full": money(prize_list_cents(categories, pods)),
     }

@@ -2,8 +2,8 @@
 figures the prize pages show, and the board's switch for the running total raised.
 
 Projected money in is what was recorded plus the fees still owed by players checked in;
-prizes are the awards once made, or until then the prize list over the pods drawn (or the
-pods the check-ins would fill). The arithmetic is `cashbook.project`.
+prizes are the awards once made, or until then every place of the prize list
+(`prize_list.list_total_cents`). The arithmetic is `cashbook.project`.
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ from tournaments.foundation import audit, changes
 from tournaments.rules import cashbook as book
 
 from ..foundation.text import money
-from ..models import CashBookSettings, Stage, Tournament
-from . import cashbook
-from .stages import POD_SIZE
+from ..models import CashBookSettings, Tournament
+from . import cashbook, prize_list
 
 
 def settings_for(tournament: Tournament) -> CashBookSettings:
@@ -89,29 +88,10 @@ def board_total(tournament: Tournament) -> str:
     return money(max(cashbook.totals(tournament).net_raised_cents, 0))
 
 
-def _pods(tournament: Tournament, stage_kind: str, players: int) -> int:
-    stage = tournament.stages.filter(kind=stage_kind).first()
-    drawn = stage.pods.count() if stage is not None else 0
-    if drawn or stage_kind != Stage.Kind.QUALIFYING:
-        return drawn
-    return max(1, -(-players // POD_SIZE))
-
-
-def planned_prizes_cents(tournament: Tournament, players: int) -> int:
-    """What the prize list will pay: the awards once made, else the list over the pods."""
+def planned_prizes_cents(tournament: Tournament) -> int:
+    """What the prize list will pay: the awards once made, else every place of the list."""
     awarded = sum(tournament.awards.current().values_list("amount_cents", flat=True))
-    if awarded:
-        return awarded
-    total = 0
-    pods: dict[str, int] = {}
-    for category in tournament.prize_categories.all():
-        groups = 1
-        if category.scope == "pod":
-            if category.stage_kind not in pods:
-                pods[category.stage_kind] = _pods(tournament, category.stage_kind, players)
-            groups = pods[category.stage_kind]
-        total += sum(category.amounts_cents) * groups
-    return total
+    return awarded or prize_list.list_total_cents(tournament)
 
 
 def projection(
@@ -124,13 +104,10 @@ def projection(
     """The night as planned; `prizes_cents` is the prizes about to be awarded, when known.
     `totals` (the book's) and `floor` when the caller has read them already (the cash book
     page), so the whole book is not read twice."""
-    arrived = tournament.players.playing().count()
     owing = cashbook.owing(tournament).count() * cashbook.fee_cents(tournament)
     return book.project(
         cashbook.totals(tournament) if totals is None else totals,
         owing_cents=owing,
-        prizes_cents=planned_prizes_cents(tournament, arrived)
-        if prizes_cents is None
-        else prizes_cents,
+        prizes_cents=planned_prizes_cents(tournament) if prizes_cents is None else prizes_cents,
         floor=settings_for(tournament).floor if floor is None else floor,
     )

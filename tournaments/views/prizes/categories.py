@@ -15,10 +15,11 @@ from tournaments.foundation.text import first_error
 from ...forms.prizes import CategoryForm, SwitchForm, TemplateForm
 from ...foundation.text import money
 from ...mixins.prizes import AWARD, PrizePageMixin
-from ...models import Pod, PrizeCategory, RulePreset, Stage, Tournament
-from ...presenters.prize_budget import budget_context, list_total_cents
+from ...models import PrizeCategory, RulePreset, Tournament
+from ...presenters.prize_budget import budget_context, list_line
 from ...rules.prizes import TEMPLATES
 from ...services import prize_categories as category_service
+from ...services import prize_list
 from ...services import prizes as service
 from ...services.prize_categories import LOCKED, paid_started
 
@@ -65,10 +66,10 @@ class PrizeCategoriesView(PrizePageMixin, View):
         awarded = set(
             t.awards.current().order_by().values_list("category_id", flat=True).distinct()
         )
-        per_pod = sum(sum(c.amounts_cents) for c in categories if c.scope == "pod")
-        once = sum(sum(c.amounts_cents) for c in categories if c.scope != "pod")
-        pods = Pod.objects.filter(stage__tournament=t, stage__kind=Stage.Kind.QUALIFYING).count()
-        budget = budget_context(t, list_total_cents(t, categories, pods))
+        counted, drawn = prize_list.counted_players(t), prize_list.drawn_pods(t)
+        pods = prize_list.pods_by_stage(t, counted[0], drawn)
+        line = list_line(categories, counted, drawn, pods)
+        budget = budget_context(t, prize_list.list_total_cents(t, categories, pods=pods), counted)
         return self.render(
             "categories.html",
             rows=[CategoryRow(c, c.pk in awarded) for c in categories],
@@ -77,10 +78,7 @@ class PrizeCategoriesView(PrizePageMixin, View):
                 initial={"name": suggested_template(t)}, templates=template_choices()
             ),
             suggested=suggested_template(t),
-            per_pod=money(per_pod),
-            once=money(once),
-            pods=pods,
-            full=money(per_pod * pods + once) if pods else "",
+            **line,
             **budget,
         )
 

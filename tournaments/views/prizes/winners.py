@@ -18,7 +18,6 @@ from ...foundation.text import money, ordinal, where, whole_number
 from ...mixins.prizes import AWARD, PrizePageMixin
 from ...models import (
     Player,
-    Pod,
     PrizeAward,
     PrizeCategory,
     PrizeNomination,
@@ -27,7 +26,7 @@ from ...models import (
     TravelingPass,
 )
 from ...presenters.last_bunco import night_line
-from ...presenters.prize_budget import budget_context, list_total_cents
+from ...presenters.prize_budget import budget_context
 from ...presenters.prizes import (
     note_text,
     passed_text,
@@ -37,7 +36,7 @@ from ...presenters.prizes import (
     who,
 )
 from ...rules.prizes import OVERALL, Award, PrizeTie, Unawarded
-from ...services import cash_planner
+from ...services import cash_planner, prize_list
 from ...services import prizes as service
 from ...services.costume import offered_rows
 from ...services.prize_categories import paid_started
@@ -140,18 +139,17 @@ class PrizeWinnersView(PrizePageMixin, View):
         )
         paying = paid_started(t)
         planned = sum(a.total_cents for a in plan.result.awards) if plan.result else None
-        if planned is None:
-            planned_or_listed = sum(a.amount_cents for a in stored) or list_total_cents(
-                t,
-                categories,
-                Pod.objects.filter(stage__tournament=t, stage__kind="qualifying").count(),
-            )
-        else:
-            planned_or_listed = planned
-        budget = budget_context(t, planned_or_listed)
+        # One figure for the budget and the planner's card: the plan's awards, else those
+        # stored, else every place of the list.
+        prizes_cents = (
+            planned
+            if planned is not None
+            else sum(a.amount_cents for a in stored) or prize_list.list_total_cents(t, categories)
+        )
+        budget = budget_context(t, prizes_cents)
         return self.render(
             "winners.html",
-            **cash_planner.page_context(t, planned),
+            **cash_planner.page_context(t, prizes_cents),
             categories=categories,
             picks=self.picks(categories, totals, names),
             traveling=self.traveling(t, categories, totals, players),
