@@ -9,7 +9,8 @@
 // and on every staff page opened later (the database outlives the tab and the browser).
 // Signing out deletes the queue, asking first when something is still unsent. Where the page
 // is a secure context it also registers the service worker (static/sw.js), which keeps the
-// staff pages openable offline; IndexedDB alone works on plain HTTP too.
+// staff pages openable offline, once site.js has deleted pages another account left
+// (`buncoPagesOwned`); IndexedDB alone works on plain HTTP too.
 (function () {
   "use strict";
   var banner = document.getElementById("queue-banner");
@@ -487,5 +488,5 @@
   document.addEventListener("visibilitychange", function () { if (!document.hidden) pump(); });
   flash();
   render().then(pump);
-  offlinePages();
+  (window.buncoPagesOwned || Promise.resolve()).then(offlinePages);
 })();

@@ -1,6 +1,29 @@
 // Behaviour every page may use, declared with data- attributes: the content security policy
 // forbids inline scripts and on*="" handlers, so pages say what they want and this does it.
 (function () {
+  // The pages the service worker keeps (static/sw.js, for queue.js) are one account's night:
+  // names, seats, results. Signing out deletes them, but a session can also run out, or end
+  // in another tab, and the phone be handed on. So the account that owns them is noted beside
+  // them, and a page shown to another account or to nobody (the sign-in page an ended session
+  // leads to) deletes them before queue.js keeps anything. Here, not in queue.js, because a
+  // page with nobody signed in does not load queue.js. Without storage to note the owner in,
+  // nothing is deleted: keeping pages each load only to delete them on the next would leave
+  // nothing to open offline.
+  function forgetOthersPages(user) {
+    var KEY = "bunco-kept-pages-owner";
+    var owner;
+    try { owner = window.localStorage.getItem(KEY) || ""; } catch (e) { return Promise.resolve(); }
+    if (owner === user || !window.caches) return Promise.resolve();
+    return caches.keys().then(function (names) {
+      return Promise.all(names.map(function (name) { return caches.delete(name); }));
+    }).then(function () {
+      if (user) window.localStorage.setItem(KEY, user);
+      else window.localStorage.removeItem(KEY);
+    }).catch(function () {});
+  }
+  var banner = document.getElementById("queue-banner");
+  window.buncoPagesOwned = forgetOthersPages(banner ? banner.dataset.userId : "");
+
   // htmx would add its indicator rules as an inline <style>, which the policy blocks:
   // they are in site.css instead. (This runs before htmx starts, at DOMContentLoaded.)
   if (window.htmx) window.htmx.config.includeIndicatorStyles = false;

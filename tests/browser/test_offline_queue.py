@@ -298,3 +298,39 @@ def test_a_result_changed_during_the_drop_out_comes_back_as_a_conflict(
         [],
         [f"bunco-queue-{staff_user.pk}"],
     )
+
+
+KEPT_PAGES = (
+    "caches.keys().then(names => Promise.all(names.map(n => caches.open(n).then(c => c.keys()))))"
+    ".then(lists => lists.flat().map(r => new URL(r.url).pathname))"
+)
+
+
+def test_a_session_that_runs_out_leaves_no_pages_for_the_next_person(
+    browser, live_server, tournament, organiser, staff_user
+):
+    """Signing out deletes the kept pages; a session that ends without it (it ran out, or the
+    phone was handed on) must not leave them either: the sign-in page it leads to deletes
+    them before anyone signs in on the phone."""
+    from playwright.sync_api import expect
+
+    drawn_stage(tournament, organiser, players=12, staff=staff_user)
+    pod_page = reverse("pod-detail", args=[tournament.slug, 1])
+    context = browser.new_context(base_url=live_server.url, **PHONE)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    log_in(page, staff_user, pod_page, tap=True)
+    assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    page.wait_for_function(f"{KEPT_PAGES}.then(paths => paths.includes('{pod_page}'))")
+
+    context.clear_cookies()  # the session is gone: the next page is the sign-in page
+    page.goto(pod_page)
+    expect(page.locator("#id_username")).to_be_visible()
+    page.wait_for_function(f"{KEPT_PAGES}.then(paths => paths.length === 0)")
+    context.set_offline(True)
+    page.goto(pod_page)
+    expect(page.locator("body")).to_contain_text("This phone is offline")
+    assert "Pod 1" not in page.content()
+
+    context.close()
