@@ -271,3 +271,53 @@ def test_email_url_is_parsed_into_settings():
     parsed = dj_email_url.parse("smtp://user:secret@mail.example:587/?tls=True")
     assert parsed["EMAIL_HOST"] == "mail.example" and parsed["EMAIL_PORT"] == 587
     assert parsed["EMAIL_USE_TLS"] is True and parsed["EMAIL_HOST_PASSWORD"] == "secret"
+
+
+def test_an_offer_in_its_last_stretch_is_reminded_of_once_and_a_lapse_is_told(
+    mail_on, tournament, django_capture_on_commit_callbacks
+):
+    tournament.offer_hours = 8
+    tournament.save()
+    playing, (first, second) = full_with_waitlist(tournament, "first", "second")
+    with django_capture_on_commit_callbacks(execute=True):
+        cancel_own_place(playing[0])
+    with django_capture_on_commit_callbacks(execute=True):
+        assert waitlist.remind_offers() == 0  # 8 hours left of 8: too early
+    # Two hours left (a quarter of the eight): one reminder, however often the sweep runs.
+    Player.objects.filter(pk=first.pk).update(
+        offer_expires_at=timezone.now() + datetime.timedelta(hours=2)
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert waitlist.remind_offers() == 1
+        assert waitlist.remind_offers() == 0
+    (reminder,) = [
+        m
+        for m in mail_on.to("first@example.org")
+        if "lapses soon" in " ".join(m["Subject"].split())
+    ]
+    assert first.code in text_of(reminder)
+    assert "http://bunco.example" + player_page_path(first, tournament.slug) in text_of(reminder)
+    assert AuditEntry.objects.filter(action="waitlist.offer_reminded").count() == 1
+    # It lapses: the player is told they are back at the end of the line.
+    Player.objects.filter(pk=first.pk).update(
+        offer_expires_at=timezone.now() - datetime.timedelta(minutes=1)
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert waitlist.sweep_offers() == 1
+    lapsed = mail_on.to("first@example.org")[-1]
+    assert "went to the next in line" in " ".join(str(lapsed["Subject"]).split())
+    assert "now at the end of the line" in " ".join(text_of(lapsed).split())
+    # The next offer made to them is a new offer: it gets its own reminder in its turn.
+    second.refresh_from_db()
+    assert second.offer_expires_at is not None
+
+
+def test_no_reminder_without_email(settings, tournament, django_capture_on_commit_callbacks):
+    settings.EMAIL_ENABLED = False
+    playing, (first,) = full_with_waitlist(tournament, "first")
+    Player.objects.filter(pk=first.pk).update(
+        offer_expires_at=timezone.now() + datetime.timedelta(minutes=30)
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert waitlist.remind_offers() == 0
+    assert not EmailLog.objects.exists()

@@ -93,7 +93,8 @@ def send_email(self, entry_id: int) -> None:
 
 @shared_task(ignore_result=True, autoretry_for=(OperationalError, InterfaceError), max_retries=3)
 def lapse_waitlist_offers() -> int:
-    """Every few minutes: offers past their time go to the next on the waitlist."""
+    """Every few minutes: offers past their time go to the next on the waitlist, and offers
+    in their last stretch are reminded of, once."""
     from .services import waitlist
 
-    return waitlist.sweep_offers()
+    return waitlist.sweep_offers() + waitlist.remind_offers()

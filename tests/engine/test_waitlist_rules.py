@@ -1,8 +1,18 @@
 """The waitlist's and parties' rules, without a database."""
 
+from datetime import datetime, timedelta
+
 import pytest
 
-from tournaments.rules.waitlist import ALL_OR_NONE, AS_MANY, Waiting, admit, positions, promotions
+from tournaments.rules.waitlist import (
+    ALL_OR_NONE,
+    AS_MANY,
+    Waiting,
+    admit,
+    positions,
+    promotions,
+    reminder_due,
+)
 
 
 @pytest.mark.parametrize(
@@ -38,3 +48,22 @@ def test_positions_moves_one_and_clamps():
     assert positions([1, 2, 3], 2, 0) == [2, 1, 3]
     with pytest.raises(ValueError):
         positions([1, 2], 7, 1)
+
+
+NOW = datetime(2026, 11, 24, 18, 0)
+
+
+@pytest.mark.parametrize(
+    ("hours", "left", "due"),
+    [
+        (24, timedelta(hours=6), True),  # the last quarter starts
+        (24, timedelta(hours=6, minutes=1), False),
+        (2, timedelta(minutes=30), True),
+        (2, timedelta(minutes=31), False),
+        (24, timedelta(seconds=1), True),
+        (24, timedelta(0), False),  # lapsed: the sweep passes it on instead
+        (24, -timedelta(hours=1), False),
+    ],
+)
+def test_a_reminder_falls_in_the_offers_last_quarter(hours, left, due):
+    assert reminder_due(NOW + left, NOW, hours) is due

@@ -85,6 +85,7 @@ SENTENCES: dict[str, str] = {
     "tournament.standings_opened": "{who} published the standings",
     "waitlist.moved": "{who} reordered the waitlist",
     "waitlist.offer_lapsed": "{who} let a waitlist offer lapse, passing the place on",
+    "waitlist.offer_reminded": "{who} reminded a player that their offered place lapses soon",
     "waitlist.offered": "{who} offered a freed place to the next on the waitlist",
 }
 

@@ -12,6 +12,8 @@ class EmailLog(models.Model):
     class Kind(models.TextChoices):
         CONFIRMATION = "confirmation", "Registration confirmation"
         OFFER = "offer", "A freed place offered from the waitlist"
+        OFFER_REMINDER = "offer_reminder", "Reminder: the offered place lapses soon"
+        OFFER_LAPSED = "offer_lapsed", "The offered place lapsed"
         PROMOTION = "promotion", "Place confirmed from the waitlist"
         CANCELLATION = "cancellation", "Cancellation receipt"
         CODE_AGAIN = "code_again", "Registration code again"

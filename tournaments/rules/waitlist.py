@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 ALL_OR_NONE = "all_or_none"
 AS_MANY = "as_many"
@@ -69,3 +70,11 @@ def positions(queue: Sequence[int], moved: int, to: int) -> list[int]:
         raise ValueError(f"{moved} is not on the waitlist")
     at = min(max(to, 1), len(rest) + 1) - 1
     return [*rest[:at], moved, *rest[at:]]
+
+
+def reminder_due(expires_at: datetime, now: datetime, offer_hours: int) -> bool:
+    """Whether an offered place is close enough to lapsing for one reminder: the last quarter
+    of its time (6 hours of a day's offer, 30 minutes of two hours'), and not yet lapsed. One
+    e-mail among many is easily missed, and a missed offer costs the player the place."""
+    left = expires_at - now
+    return timedelta(0) < left <= timedelta(hours=offer_hours) / 4

@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 SUBJECTS = {
     EmailLog.Kind.CONFIRMATION: "Your registration for {t}",
     EmailLog.Kind.OFFER: "A place is offered to you at {t}: accept it in time",
+    EmailLog.Kind.OFFER_REMINDER: "Reminder: the place offered to you at {t} lapses soon",
+    EmailLog.Kind.OFFER_LAPSED: "The place offered to you at {t} went to the next in line",
     EmailLog.Kind.PROMOTION: "A place for you at {t}",
     EmailLog.Kind.CANCELLATION: "Your registration for {t} is cancelled",
     EmailLog.Kind.CODE_AGAIN: "Your registration code for {t}",

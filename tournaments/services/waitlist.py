@@ -126,6 +126,7 @@ def _lapse_offers(tournament: Tournament, now, *, actor=None) -> None:
             tournament=tournament,
             target=player,
         )
+        mail.queue(player, EmailLog.Kind.OFFER_LAPSED)
 
 
 @transaction.atomic
@@ -158,6 +159,48 @@ def sweep_offers() -> int:
         fill_after_change(tournament)
         done += 1
     return done
+
+
+def remind_offers() -> int:
+    """Reminds, once, every player whose offered place is in its last stretch
+    (`rules.reminder_due`), in every tournament that has one; returns how many."""
+    now = timezone.now()
+    open_offers = Player.objects.filter(
+        status=Player.Status.WAITLISTED, offer_expires_at__gt=now
+    ).select_related("tournament")
+    tournaments = {
+        p.tournament_id
+        for p in open_offers
+        if rules.reminder_due(p.offer_expires_at, now, p.tournament.offer_hours)
+    }
+    return sum(_remind(pk, now) for pk in sorted(tournaments))
+
+
+@transaction.atomic
+def _remind(tournament_pk: int, now) -> int:
+    """Under the tournament's lock, so two sweeps at once remind nobody twice: a reminder
+    is due when none was written since this offer was made (the offer's time back from its
+    end)."""
+    tournament = lock_tournament(Tournament(pk=tournament_pk))
+    window = timedelta(hours=tournament.offer_hours)
+    reminded = 0
+    for player in queue(tournament).filter(offer_expires_at__gt=now):
+        if not rules.reminder_due(player.offer_expires_at, now, tournament.offer_hours):
+            continue
+        since = player.offer_expires_at - window
+        if player.emails.filter(kind=EmailLog.Kind.OFFER_REMINDER, created_at__gte=since).exists():
+            continue
+        if mail.queue(player, EmailLog.Kind.OFFER_REMINDER) is None:
+            continue
+        audit.record(
+            "waitlist.offer_reminded",
+            f"{player.name} ({player.code}) reminded that the offered place lapses at "
+            f"{timezone.localtime(player.offer_expires_at):%a %d %b %H:%M}",
+            tournament=tournament,
+            target=player,
+        )
+        reminded += 1
+    return reminded
 
 
 @transaction.atomic
