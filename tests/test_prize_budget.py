@@ -121,3 +121,13 @@ def test_the_prize_list_the_winners_page_and_the_cash_book_count_the_same_pods(c
         "players registered would make them) and 1 semi-final pod (expected from the "
         "players the qualifying pods send on)." in line
     )
+
+
+def test_once_drawn_the_prize_list_counts_the_pods_drawn(monkeypatch, client_for):
+    tournament = played_without_prizes(monkeypatch)  # 24 players, two qualifying pods
+    prizes.load_template(tournament, "mesquite", actor=rehearsal_organiser())
+    admin = client_for(member(tournament, "admin", f"admin-{tournament.pk}"))
+    line = shown(
+        admin.get(reverse("prizes", args=[tournament.slug])).content.decode(), "prize-money"
+    )
+    assert "if every place is paid, with 2 qualifying pods (drawn)." in line

@@ -31,36 +31,36 @@ def budget_context(
 def list_line(categories, counted: tuple[int, bool], drawn: dict[str, int], pods) -> dict:
     """The prize list's money in one line: per pod (each stage's own when the semi-final has
     per-pod prizes too), overall, and the whole list paid with the pods it counts."""
-    per_pod = {
-        kind: sum(
-            sum(c.amounts_cents) for c in categories if c.scope == "pod" and c.stage_kind == kind
-        )
-        for kind in (QUALIFYING, SEMI_FINAL)
-    }
+    per_pod = {QUALIFYING: 0, SEMI_FINAL: 0}
+    for c in categories:
+        if c.scope == "pod":
+            per_pod[c.stage_kind] += sum(c.amounts_cents)
     once = sum(sum(c.amounts_cents) for c in categories if c.scope != "pod")
     players, arrived = counted
-    counted_words = f"{players} player{'s' if players != 1 else ''} " + (
+    who = f"{players} player{'s' if players != 1 else ''} " + (
         "checked in" if arrived else "registered"
     )
-    stages = [QUALIFYING] + ([SEMI_FINAL] if per_pod[SEMI_FINAL] else [])
     pods_words = []
-    for kind in stages:
-        name = "qualifying" if kind == QUALIFYING else "semi-final"
+    for kind, name in ((QUALIFYING, "qualifying"), (SEMI_FINAL, "semi-final")):
+        if kind == SEMI_FINAL and not per_pod[SEMI_FINAL]:
+            continue
         words = f"{pods[kind]} {name} pod{'s' if pods[kind] != 1 else ''}"
-        if kind not in drawn:
+        if kind in drawn:
+            words += " (drawn)"
+        elif kind == QUALIFYING:
             words += (
-                f" (as the draw of the {counted_words} would make them)"
-                if kind == QUALIFYING
-                else " (expected from the players the qualifying pods send on)"
+                f" (as the draw of the {who} would make them)"
+                if players
+                else " (nobody registered yet)"
             )
+        else:
+            words += " (expected from the players the qualifying pods send on)"
         pods_words.append(words)
+    semi = (
+        f" (qualifying), {money(per_pod[SEMI_FINAL])} (semi-final)" if per_pod[SEMI_FINAL] else ""
+    )
     return {
-        "per_pod": money(per_pod[QUALIFYING])
-        + (
-            f" (qualifying), {money(per_pod[SEMI_FINAL])} (semi-final)"
-            if per_pod[SEMI_FINAL]
-            else ""
-        ),
+        "per_pod": money(per_pod[QUALIFYING]) + semi,
         "once": money(once),
         "pods_words": " and ".join(pods_words),
         "full": money(prize_list_cents(categories, pods)),
