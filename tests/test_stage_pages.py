@@ -246,6 +246,7 @@ def test_draw_through_the_page(tournament, org):
     assert int(re.search(r'id="stage-seed">(\d+)<', page).group(1)) == stage.seed
     assert stage.seed == draw_code(tournament.draw_secret, "pods:qualifying#1")
     assert "Draw code" in page and tournament.draw_secret not in page
+    assert "Derived from the event's sealed draw secret; nobody chose it." in page
     assert stage_service.replay_matches(stage)
     pods, hostesses = stage_service.draw_with(stage.seed, stage.draw_input)
     assert page_pods(page) == pods
@@ -630,3 +631,14 @@ def test_pod_table_lists_players_ghosts_and_hostess(tournament, drawn, org):
         assert re.search(r"data-players>11<", row) and re.search(r"data-ghosts>1<", row)
         assert f'<option value="{pod.hostess_id}" selected>' in row
         assert "drawn" in row
+
+
+def test_a_practice_draw_code_is_not_said_to_come_from_the_secret(tournament, drawn, org):
+    """The demo and a rehearsal draw with the simulator's code: the page says so, as the
+    public draw list does, instead of "nobody chose it"."""
+    page = text(org.get(url("stage-control", tournament)))
+    assert "nobody chose it" not in page
+    assert (
+        "Not derived from the sealed draw secret: set by a practice run, so it replays the "
+        "simulator." in page
+    )

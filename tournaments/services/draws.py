@@ -115,6 +115,20 @@ UNSEALED = {
 }
 
 
+def code_origin(tournament: Tournament, subject: str, seed: int) -> str:
+    """Where a draw's code came from, in the words the draw list uses: the stage page must
+    not say "nobody chose it" of a code a practice run set (the demo's, a rehearsal's)."""
+    source = (
+        Draw.objects.filter(tournament=tournament, subject=subject, seed=seed)
+        .order_by("-attempt")
+        .values_list("source", flat=True)
+        .first()
+    )
+    if source is None or source == Draw.Source.SECRET:
+        return "Derived from the event's sealed draw secret; nobody chose it."
+    return f"Not derived from the sealed draw secret: {UNSEALED[source]}."
+
+
 @dataclass(frozen=True)
 class DrawLine:
     draw: Draw

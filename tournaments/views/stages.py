@@ -41,6 +41,8 @@ from ..mixins.stages import StageActionView, StagePermissionMixin, latest_stage
 from ..models import RosterChange, Round, Seat, Stage
 from ..permissions import permissions_of
 from ..presenters.pod_table import pod_rows, unseated_players
+from ..rules.draws import pods_subject
+from ..services import draws as draw_service
 from ..services import stages as stage_service
 from ..services.stage_end import end_stage_early
 from ..services.tournaments import counts
@@ -160,6 +162,7 @@ class StageControlView(StagePermissionMixin, TemplateView):
             changes=changes,
             total_players=seats["players"],
             total_ghosts=seats["every"] - seats["players"],
+            code_origin=draw_service.code_origin(tournament, pods_subject(stage.kind), stage.seed),
         )
         return context
 
