@@ -277,6 +277,12 @@ def test_closed_check_in_refused_and_nothing_changes(desk, tournament, carol, ot
     before = snapshot()
     page = desk.get(url("checkin-desk", tournament)).content.decode()
     assert "Check-in is closed" in page
+    # The desk offers no button the server would refuse: no check-in, undo or walk-in form.
+    search = desk.get(url("checkin-desk", tournament) + "?q=a").content.decode()
+    assert others[0].name in search and carol.name in search
+    assert url("checkin-player", tournament, carol.pk) not in search
+    assert url("checkin-undo", tournament, others[0].pk) not in search
+    assert 'id="walk-in-closed"' in search and url("checkin-walk-in", tournament) not in search
     with pytest.raises(UserFacingError, match="Check-in is closed"):
         checkin.check_in(carol, organiser)
     with pytest.raises(UserFacingError, match="Check-in is closed"):
