@@ -10,7 +10,8 @@ from django.test import Client
 
 from tests.support.web import text
 from tournaments.management.commands.demo import FINISHED_SLUG, SLUG
-from tournaments.models import Invitation, Tournament
+from tournaments.models import Invitation, LedgerEntry, Tournament
+from tournaments.rules import cashbook as book
 from tournaments.services import draws
 
 
@@ -89,3 +90,13 @@ def test_the_demo_shows_a_waitlisted_player_and_a_party(demo):
     page = text(Client().get(player_page_path(booker, SLUG)))
     assert "Your party" in page
     assert all(m.name in page for m in party.members.all())
+
+
+def test_the_demo_fees_in_the_cash_book_are_the_fee_the_desk_asks(demo):
+    """The desk recorded the Pink night's fees before the demo set its $25 entry: the cash
+    book listed $20 fees under 'Owing an entry fee ($25.00)'."""
+    pink = Tournament.objects.get(slug=SLUG)
+    fee_cents = int(pink.entry_fee * 100)
+    paid = LedgerEntry.objects.filter(tournament=pink, kind=book.FEE).exclude(amount_cents=0)
+    assert paid.exists()
+    assert set(paid.values_list("amount_cents", flat=True)) == {fee_cents}

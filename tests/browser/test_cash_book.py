@@ -84,3 +84,28 @@ def test_desk_prize_table_count_and_summary(page, tournament, organiser):
         15_00,
     )
     assert LedgerEntry.objects.filter(kind=book.FEE).count() == 2
+
+
+@pytest.mark.parametrize("width", [390, 800, 1100])
+def test_the_books_totals_never_break_an_amount_over_two_lines(page, tournament, organiser, width):
+    """A four-figure night ("$12,345.00") in the totals' boxes, on a phone, a tablet and a
+    laptop: each amount stays on one line inside its box."""
+    charging(tournament)
+    for n in range(3):
+        cashbook.donate(
+            tournament,
+            amount_cents=4_115_00,
+            method=book.CASH,
+            box=book.DESK,
+            donor=f"Donor {n}",
+            actor=organiser,
+        )
+    page.set_viewport_size({"width": width, "height": 900})
+    log_in(page, organiser, reverse("cashbook", args=[tournament.slug]))
+    money_in = page.locator("#money-in")
+    assert money_in.inner_text() == "$12,345.00"
+    for stat in page.locator("#cash-totals .stat").all():
+        box, card = stat.bounding_box(), stat.locator("xpath=..").bounding_box()
+        line = stat.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)")
+        assert box["height"] < 1.5 * line, f"{stat.inner_text()} wraps at {width}px"
+        assert box["x"] >= card["x"] and box["x"] + box["width"] <= card["x"] + card["width"]
