@@ -9,7 +9,7 @@ from django.urls import reverse
 from tests.support.events import award_everything, played_without_prizes, rehearsal_organiser
 from tests.support.factories import member
 from tests.support.web import log_in
-from tournaments.models import Payout, PrizeAward
+from tournaments.models import Payout, Player, PrizeAward
 from tournaments.services import payouts
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -128,3 +128,11 @@ def test_prize_table_on_a_phone(phone_page, monkeypatch):
     )
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.screenshot(path=SCREENSHOTS.format("phone-ledger"), full_page=True)
+    # The public results: every column of the prize winners, the money included, in view
+    # without scrolling the table sideways, even beside a long name.
+    Player.objects.filter(pk=paid.player_id).update(name="Maximiliana Featherstonehaugh")
+    page.goto(reverse("results", args=[tournament.slug]))
+    region = page.locator("#prize-winners .table-responsive")
+    expect(region).to_contain_text("Maximiliana Featherstonehaugh")
+    assert region.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
+    page.screenshot(path=SCREENSHOTS.format("phone-results"), full_page=False)
