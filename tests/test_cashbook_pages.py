@@ -262,6 +262,7 @@ def test_summary_csv_and_pdf_agree_with_the_ledger(
     for label, amount in summary.figures():
         assert f'{label}</th><td class="num">{amount}</td>' in page
     assert "Net raised" in page and "$27.55" in page
+    assert f"players · {event.date:%A} {event.date.day} {event.date:%B %Y}" in page  # as elsewhere
     response = desk.get(url("cashbook-csv", event))
     body = response.content.decode("utf-8")
     assert body.startswith("\ufeff")
