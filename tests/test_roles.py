@@ -1,5 +1,7 @@
 """Each role sees and may do only its own part, on GET and on POST."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -163,3 +165,14 @@ def test_staff_only_see_their_own_tournaments_on_home(tournament, staff_user, cl
     body = client_for(staff_user).get(reverse("home")).content.decode()
     assert tournament.name in body
     assert reverse("tournament-dashboard", args=[other.slug]) not in body
+
+
+def test_both_ways_of_adding_someone_start_at_staff(tournament, organiser, client_for):
+    """Inviting an existing account used to offer Organiser first: one hurried tap handed
+    over the whole tournament."""
+    page = client_for(organiser).get(reverse("people", args=[tournament.slug])).content.decode()
+    for prefix in ("new", "existing"):
+        select = page.split(f'id="{prefix}_role"')[1].split("</select>")[0]
+        options = re.findall(r'<option value="(\w+)"( selected)?>', select)
+        chosen = next((value for value, selected in options if selected), options[0][0])
+        assert chosen == "staff", prefix

@@ -23,7 +23,9 @@ class NewAccountForm(forms.Form):
 
 class ExistingAccountForm(forms.Form):
     username = forms.CharField(max_length=150, help_text="An account that already exists.")
-    role = forms.ChoiceField(choices=Role.choices)
+    # Staff unless the organiser picks another: an invitation is the one way to hand someone
+    # the whole tournament, and it should never be that by default.
+    role = forms.ChoiceField(choices=Role.choices, initial=Role.STAFF)
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "existing_%s")
