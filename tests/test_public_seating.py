@@ -4,12 +4,15 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from scoring.rules.table import partner_number
 from scoring.services.rounds import close_round
-from tests.support.factories import drawn_stage, record_pod
+from tests.support.factories import PlayerFactory, drawn_stage, record_pod
 from tests.test_results_pages import round_of
 from tournaments.models import Player, Seat
+from tournaments.services import stages as stage_service
+from tournaments.services.player_links import player_page_path
 
 pytestmark = pytest.mark.django_db
 
@@ -194,3 +197,26 @@ def test_finder_labels_are_plain_text(client, tournament, stage, wilhelmina):
     body = finder(client, tournament, wilhelmina.code).content.decode()
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body))
     assert re.search(r"Round 1 — playing at: Pod \d+, table \d, seat \d", text)
+
+
+def test_a_late_arrival_without_a_seat_is_sent_to_the_desk(client, tournament, stage):
+    PlayerFactory(tournament=tournament, name="Lateefa Late", checked_in_at=timezone.now())
+    page = finder(client, tournament, "Lateefa").content.decode()
+    assert "No seat in the qualifying yet: ask at the front desk." in page
+
+
+def test_after_the_cut_a_player_who_did_not_go_on_is_not_sent_to_the_desk(
+    client, tournament, organiser, stage, wilhelmina
+):
+    """Once the semi-final is drawn, most of the room has no seat in it: telling each of them
+    to ask at the front desk would queue half the room there."""
+    going_on = list(
+        tournament.players.exclude(pk=wilhelmina.pk).order_by("pk").values_list("pk", flat=True)
+    )[:8]
+    stage_service.draw_stage(tournament, going_on, kind="semi_final", sets=1, actor=organiser)
+    for page in (
+        finder(client, tournament, NAME).content.decode(),
+        client.get(player_page_path(wilhelmina, tournament.slug)).content.decode(),
+    ):
+        assert "Not playing in the semi-final: it seats only the players who went on." in page
+        assert "ask at the front desk" not in page
