@@ -41,6 +41,18 @@ def test_staff_of_two_current_events_choose_one(tournament, staff_user):
     page = text(client.get(reverse("landing")))
     assert "Which event are you working at?" in page
     assert url("my-pods", tournament) in page and url("my-pods", other) in page
+    # The way to every other tournament; a new one only for those who may create one.
+    assert f'href="{reverse("home")}">All your tournaments' in page
+    assert reverse("tournament-create") not in page
+
+
+def test_an_organiser_choosing_between_events_can_also_start_a_new_one(organiser):
+    for n in range(2):
+        grant(TournamentFactory(name=f"Night {n}"), organiser, "organiser")
+    client, _ = sign_in(organiser.username, PASSWORD)
+    page = text(client.get(reverse("landing")))
+    assert "Which event are you working at?" in page
+    assert reverse("tournament-create") in page
 
 
 def test_tonights_event_wins_over_last_months():
