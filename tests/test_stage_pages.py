@@ -247,6 +247,7 @@ def test_draw_through_the_page(tournament, org):
     assert stage.seed == draw_code(tournament.draw_secret, "pods:qualifying#1")
     assert "Draw code" in page and tournament.draw_secret not in page
     assert "Derived from the event's sealed draw secret; nobody chose it." in page
+    assert "Nobody, the organiser included, can choose an outcome." in page
     assert stage_service.replay_matches(stage)
     pods, hostesses = stage_service.draw_with(stage.seed, stage.draw_input)
     assert page_pods(page) == pods
@@ -642,3 +643,4 @@ def test_a_practice_draw_code_is_not_said_to_come_from_the_secret(tournament, dr
         "Not derived from the sealed draw secret: set by a practice run, so it replays the "
         "simulator." in page
     )
+    assert "This is a practice run" in page and "Nobody, the organiser included" not in page

@@ -115,16 +115,21 @@ UNSEALED = {
 }
 
 
-def code_origin(tournament: Tournament, subject: str, seed: int) -> str:
-    """Where a draw's code came from, in the words the draw list uses: the stage page must
-    not say "nobody chose it" of a code a practice run set (the demo's, a rehearsal's)."""
+def code_source(tournament: Tournament, subject: str, seed: int) -> str:
+    """Where a draw's code came from (`Draw.Source`): the stage page must not say "nobody
+    chose it" of a code a practice run set (the demo's, a rehearsal's)."""
     source = (
         Draw.objects.filter(tournament=tournament, subject=subject, seed=seed)
         .order_by("-attempt")
         .values_list("source", flat=True)
         .first()
     )
-    if source is None or source == Draw.Source.SECRET:
+    return source or Draw.Source.SECRET
+
+
+def origin_words(source: str) -> str:
+    """`code_source` in the words the draw list uses."""
+    if source == Draw.Source.SECRET:
         return "Derived from the event's sealed draw secret; nobody chose it."
     return f"Not derived from the sealed draw secret: {UNSEALED[source]}."
 

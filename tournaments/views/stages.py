@@ -38,7 +38,7 @@ from ..forms.stages import (
 )
 from ..foundation.text import count, whole_number
 from ..mixins.stages import StageActionView, StagePermissionMixin, latest_stage
-from ..models import RosterChange, Round, Seat, Stage
+from ..models import Draw, RosterChange, Round, Seat, Stage
 from ..permissions import permissions_of
 from ..presenters.pod_table import pod_rows, unseated_players
 from ..rules.draws import pods_subject
@@ -140,6 +140,7 @@ class StageControlView(StagePermissionMixin, TemplateView):
         seats = Seat.objects.filter(round=shown).aggregate(
             players=Count("player"), every=Count("pk")
         )
+        source = draw_service.code_source(tournament, pods_subject(stage.kind), stage.seed)
         leavers = sorted(
             ((p, row.pod) for row in rows for p in row.members), key=lambda x: (x[0].name, x[0].pk)
         )
@@ -162,7 +163,8 @@ class StageControlView(StagePermissionMixin, TemplateView):
             changes=changes,
             total_players=seats["players"],
             total_ghosts=seats["every"] - seats["players"],
-            code_origin=draw_service.code_origin(tournament, pods_subject(stage.kind), stage.seed),
+            code_origin=draw_service.origin_words(source),
+            practice_draw=source != Draw.Source.SECRET,
         )
         return context
 
