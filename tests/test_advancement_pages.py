@@ -18,7 +18,7 @@ from tests.support.events import (
     unverify,
     verified_after_three_rounds,
 )
-from tests.support.factories import UserFactory, grant
+from tests.support.factories import UserFactory, drawn_stage, grant
 from tests.support.web import settings_data, text, url
 from tournaments.models import AuditEntry, FinalTable, Qualifier, RollOff, Stage
 from tournaments.rules.draws import draw_code
@@ -457,3 +457,15 @@ def test_advancement_page_queries_do_not_grow_with_the_event(client_for):
         counts[players] = (pending, queries(org, address))
     assert counts[24] == counts[120], counts
     assert max(counts[120]) <= ADVANCEMENT_QUERIES, counts
+
+
+def test_while_the_stage_plays_unverified_pods_are_not_shown_as_blocked(
+    tournament, organiser, client_for
+):
+    """Mid-game every pod has unverified cards: that is the game going on, not a fault, so it
+    is not written in red as 'blocked' until every round is played."""
+    drawn_stage(tournament, organiser, players=24)
+    page = text(client_for(organiser).get(url("advancement", tournament)))
+    pod = page.split('id="qualifying-eligible-1"')[1].split("</li>")[0]
+    assert "still playing: Not verified: 0 of 12 cards verified." in pod
+    assert "blocked:" not in pod and "text-danger" not in pod
