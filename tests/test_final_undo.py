@@ -9,7 +9,7 @@ from django.urls import reverse
 from tests.support.events import seated_final
 from tournaments.foundation.errors import UserFacingError
 from tournaments.models import AuditEntry, FinalThrow, Role, TournamentRole
-from tournaments.services import final_table
+from tournaments.services import draws, final_table
 from tournaments.services.final_undo import void_last_throw
 
 pytestmark = pytest.mark.django_db
@@ -100,3 +100,18 @@ def test_the_organiser_voids_on_the_page_and_staff_cannot(client_for):
     assert final.winner_id is None
     board = client_for(event.organiser).get(reverse("board", args=[tournament.slug]))
     assert "voided" in board.content.decode()
+
+
+def test_once_the_draw_secret_is_published_the_page_offers_no_void(client_for):
+    """The void service refuses once the secret is out (the result is final); the page said
+    'Mistyped? Void throw 1: this takes back the grand prize' all the same."""
+    event, final = ordered_final()
+    tournament = event.tournament
+    final_table.throw(final, actor=event.organiser, dice=(6, 6, 6))
+    draws.publish(tournament, actor=event.organiser)
+    html = client_for(event.organiser).get(reverse("final-table", args=[tournament.slug]))
+    html = html.content.decode()
+    assert 'id="void-form"' not in html and "takes back the grand prize" not in html
+    assert 'id="result-final"' in html
+    with pytest.raises(UserFacingError, match="published"):
+        void_last_throw(final, actor=event.organiser, number=1, reason="too late")

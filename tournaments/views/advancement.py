@@ -152,6 +152,8 @@ class FinalTableView(FinalMixin, TemplateView):
             final=final,
             shown=final_shown(final) if final is not None else None,
             semi=self.tournament.stages.filter(kind=Stage.Kind.SEMI_FINAL).first(),
+            # The void service refuses once the secret is out: no form it would refuse.
+            result_final=final is not None and draw_service.is_published(self.tournament),
         )
         return context
 
