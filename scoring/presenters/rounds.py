@@ -36,8 +36,8 @@ class RoundState:
         """For a checked-in player with no seat in this stage. In the qualifying that is a
         late arrival the desk seats; in a later stage it is everyone who did not go on, and
         sending them all to the desk would queue half the room there."""
-        kind = self.stage.get_kind_display().lower() if self.stage else "stage"
-        if self.stage is None or self.stage.kind == Stage.Kind.QUALIFYING:
+        kind = self.stage.get_kind_display().lower()
+        if self.stage.kind == Stage.Kind.QUALIFYING:
             return f"No seat in the {kind} yet: ask at the front desk."
         return f"Not playing in the {kind}: it seats only the players who went on."
 

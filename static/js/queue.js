@@ -458,11 +458,7 @@
           req.onsuccess = req.onerror = req.onblocked = function () { resolve(); };
         });
       })];
-      if (window.caches) {
-        forget.push(caches.keys().then(function (names) {
-          return Promise.all(names.map(function (name) { return caches.delete(name); }));
-        }));
-      }
+      if (window.buncoDropKeptPages) forget.push(window.buncoDropKeptPages());
       return Promise.all(forget).then(function () { form.submit(); });
     });
   }

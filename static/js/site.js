@@ -9,19 +9,25 @@
   // page with nobody signed in does not load queue.js. Without storage to note the owner in,
   // nothing is deleted: keeping pages each load only to delete them on the next would leave
   // nothing to open offline.
+  // Every kept page gone; queue.js calls it too, on signing out.
+  function dropKeptPages() {
+    if (!window.caches) return Promise.resolve();
+    return caches.keys().then(function (names) {
+      return Promise.all(names.map(function (name) { return caches.delete(name); }));
+    });
+  }
   function forgetOthersPages(user) {
     var KEY = "bunco-kept-pages-owner";
     var owner;
     try { owner = window.localStorage.getItem(KEY) || ""; } catch (e) { return Promise.resolve(); }
     if (owner === user || !window.caches) return Promise.resolve();
-    return caches.keys().then(function (names) {
-      return Promise.all(names.map(function (name) { return caches.delete(name); }));
-    }).then(function () {
+    return dropKeptPages().then(function () {
       if (user) window.localStorage.setItem(KEY, user);
       else window.localStorage.removeItem(KEY);
     }).catch(function () {});
   }
   var banner = document.getElementById("queue-banner");
+  window.buncoDropKeptPages = dropKeptPages;
   window.buncoPagesOwned = forgetOthersPages(banner ? banner.dataset.userId : "");
 
   // htmx would add its indicator rules as an inline <style>, which the policy blocks:

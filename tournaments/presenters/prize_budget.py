@@ -1,9 +1,9 @@
 """The budget beside the prize list and on the winners page: the prizes against the entry
 fees of the players checked in (or, before the door opens, of those registered)."""
 
-from tournaments.rules.budget import QUALIFYING, SEMI_FINAL, prize_budget, prize_list_cents
+from tournaments.rules.budget import QUALIFYING, SEMI_FINAL, prize_budget
 
-from ..foundation.text import money
+from ..foundation.text import count, money
 from ..models import Tournament
 from ..services import cashbook
 from ..services.prize_list import counted_players
@@ -28,34 +28,36 @@ def budget_context(
     }
 
 
-def list_line(categories, counted: tuple[int, bool], drawn: dict[str, int], pods) -> dict:
+def list_line(
+    categories,
+    counted: tuple[int, bool],
+    drawn: dict[str, int],
+    pods: dict[str, int],
+    total_cents: int,
+) -> dict:
     """The prize list's money in one line: per pod (each stage's own when the semi-final has
-    per-pod prizes too), overall, and the whole list paid with the pods it counts."""
+    per-pod prizes too), overall, and the whole list paid (`total_cents`) with the pods it
+    counts."""
     per_pod = {QUALIFYING: 0, SEMI_FINAL: 0}
     for c in categories:
         if c.scope == "pod":
             per_pod[c.stage_kind] += sum(c.amounts_cents)
     once = sum(sum(c.amounts_cents) for c in categories if c.scope != "pod")
     players, arrived = counted
-    who = f"{players} player{'s' if players != 1 else ''} " + (
-        "checked in" if arrived else "registered"
-    )
+    who = f"{count(players, 'player')} {'checked in' if arrived else 'registered'}"
     pods_words = []
     for kind, name in ((QUALIFYING, "qualifying"), (SEMI_FINAL, "semi-final")):
         if kind == SEMI_FINAL and not per_pod[SEMI_FINAL]:
             continue
-        words = f"{pods[kind]} {name} pod{'s' if pods[kind] != 1 else ''}"
         if kind in drawn:
-            words += " (drawn)"
-        elif kind == QUALIFYING:
-            words += (
-                f" (as the draw of the {who} would make them)"
-                if players
-                else " (nobody registered yet)"
-            )
+            how = "drawn"
+        elif kind == SEMI_FINAL:
+            how = "expected from the players the qualifying pods send on"
         else:
-            words += " (expected from the players the qualifying pods send on)"
-        pods_words.append(words)
+            how = (
+                f"as the draw of the {who} would make them" if players else "nobody registered yet"
+            )
+        pods_words.append(f"{count(pods[kind], f'{name} pod')} ({how})")
     semi = (
         f" (qualifying), {money(per_pod[SEMI_FINAL])} (semi-final)" if per_pod[SEMI_FINAL] else ""
     )
@@ -63,5 +65,5 @@ def list_line(categories, counted: tuple[int, bool], drawn: dict[str, int], pods
         "per_pod": money(per_pod[QUALIFYING]) + semi,
         "once": money(once),
         "pods_words": " and ".join(pods_words),
-        "full": money(prize_list_cents(categories, pods)),
+        "full": money(total_cents),
     }

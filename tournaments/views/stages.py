@@ -164,7 +164,7 @@ class StageControlView(StagePermissionMixin, TemplateView):
             total_players=seats["players"],
             total_ghosts=seats["every"] - seats["players"],
             code_origin=draw_service.origin_words(source),
-            practice_draw=source != Draw.Source.SECRET,
+            practice_draw=source == Draw.Source.PRACTICE,
         )
         return context
 

@@ -68,8 +68,9 @@ class PrizeCategoriesView(PrizePageMixin, View):
         )
         counted, drawn = prize_list.counted_players(t), prize_list.drawn_pods(t)
         pods = prize_list.pods_by_stage(t, counted[0], drawn)
-        line = list_line(categories, counted, drawn, pods)
-        budget = budget_context(t, prize_list.list_total_cents(t, categories, pods=pods), counted)
+        total = prize_list.list_total_cents(t, categories, pods=pods)
+        line = list_line(categories, counted, drawn, pods, total)
+        budget = budget_context(t, total, counted)
         return self.render(
             "categories.html",
             rows=[CategoryRow(c, c.pk in awarded) for c in categories],

@@ -140,13 +140,14 @@ class PrizeWinnersView(PrizePageMixin, View):
         paying = paid_started(t)
         planned = sum(a.total_cents for a in plan.result.awards) if plan.result else None
         # One figure for the budget and the planner's card: the plan's awards, else those
-        # stored, else every place of the list.
-        prizes_cents = (
-            planned
-            if planned is not None
-            else sum(a.amount_cents for a in stored) or prize_list.list_total_cents(t, categories)
-        )
-        budget = budget_context(t, prizes_cents)
+        # stored, else every place of the list (counted from the same players as the budget).
+        counted = prize_list.counted_players(t)
+        prizes_cents = planned
+        if prizes_cents is None:
+            prizes_cents = sum(a.amount_cents for a in stored) or prize_list.list_total_cents(
+                t, categories, pods=prize_list.pods_by_stage(t, counted[0])
+            )
+        budget = budget_context(t, prizes_cents, counted)
         return self.render(
             "winners.html",
             **cash_planner.page_context(t, prizes_cents),
