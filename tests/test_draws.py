@@ -249,3 +249,19 @@ def test_a_moved_event_still_checks_out():
         (line.label, line.draw.seed, line.status) for line in before.lines
     ]
     assert "Every draw checks out" in verify_output("moved-night")
+
+
+def test_the_board_does_not_call_a_practice_runs_pods_sealed(client, tournament, organiser):
+    """The room reads the projector: pods a practice run set (the demo's, a rehearsal's) are
+    not "sealed before the event", on the page or in the part it fetches again."""
+    checked_in(tournament, 22)
+    draw_qualifying(tournament, actor=organiser, seed=20260501)
+    for name in ("board", "board-live"):
+        footer = re.search(
+            r'id="board-fingerprint">(.*?)</footer>', text(client.get(url(name, tournament))), re.S
+        ).group(1)
+        assert "sealed before the event" not in footer
+        assert footer == (
+            "Not derived from the sealed draw secret: set by a practice run, so it replays the "
+            "simulator."
+        )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Max
+from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
 
 from tournaments.foundation import audit, changes
@@ -132,6 +132,25 @@ def origin_words(source: str) -> str:
     if source == Draw.Source.SECRET:
         return "Derived from the event's sealed draw secret; nobody chose it."
     return f"Not derived from the sealed draw secret: {UNSEALED[source]}."
+
+
+def unsealed_source() -> Subquery:
+    """Beside a tournament's row: the source of one of its draws not made from the secret
+    (NULL when every draw was), so a page that claims the draws were sealed reads it with the
+    tournament, in the same statement."""
+    return Subquery(
+        Draw.objects.filter(tournament=OuterRef("pk"))
+        .exclude(source=Draw.Source.SECRET)
+        .values("source")[:1]
+    )
+
+
+def unsealed_words(tournament: Tournament) -> str:
+    """Why the event's draws may not be called sealed (`origin_words`), or "" when they may:
+    the board must not tell the room "sealed before the event" under a practice run's pods.
+    Needs `unsealed_source()` on the tournament."""
+    source = tournament.unsealed_source
+    return origin_words(source) if source else ""
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from tournaments.models import FinalTable, Round, Seat, Tournament
 from tournaments.permissions import PUBLIC, TournamentPermissionMixin
 from tournaments.presenters.final_table import final_shown
 from tournaments.services import cash_planner
-from tournaments.services.draws import is_published
+from tournaments.services.draws import is_published, unsealed_source, unsealed_words
 
 
 @dataclass(frozen=True)
@@ -138,7 +138,7 @@ class BoardView(TournamentPermissionMixin, View):
         # The final table comes with the tournament: no extra query while it is not seated.
         return Tournament.objects.select_related(
             "preset", "final__winner", "cashbook_settings", "change_counter"
-        )
+        ).annotate(unsealed_source=unsealed_source())
 
     def final_context(self, final: FinalTable) -> dict:
         """Three queries (tournament, seats, throws) however many players there are."""
@@ -201,6 +201,7 @@ class BoardView(TournamentPermissionMixin, View):
         return {
             "tournament": self.tournament,
             "state": state,
+            "unsealed": unsealed_words(self.tournament),
             "pages": pages,
             "paging": len(pages) > 1,
             "page_seconds": PAGE_SECONDS,
