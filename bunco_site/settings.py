@@ -7,6 +7,7 @@ sets DATABASE_URL, REDIS_URL, SECRET_KEY, ALLOWED_HOSTS and BUNCO_HTTPS.
 
 import os
 import secrets
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -131,6 +132,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+    # The tests' database is a file as well, locked as the venue laptop's is. An in-memory
+    # one has Django hand every request thread of the browser tests' server a single shared
+    # connection, and a page read while another request saved failed the save with
+    # "database table is locked" (a 503, about one browser test run in fifteen).
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"bunco-test-{os.getpid()}.sqlite3")
     }
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Parameters sent apart from the SQL, and a statement a connection has run PREPARE_AFTER
