@@ -261,7 +261,9 @@ def test_the_board_does_not_call_a_practice_runs_pods_sealed(client, tournament,
             r'id="board-fingerprint">(.*?)</footer>', text(client.get(url(name, tournament))), re.S
         ).group(1)
         assert "sealed before the event" not in footer
-        assert footer == (
-            "Not derived from the sealed draw secret: set by a practice run, so it replays the "
-            "simulator."
+        assert footer.startswith(
+            "Draws not all from the sealed secret (set by a practice run, so it replays the "
+            "simulator) · fingerprint"
         )
+        # Draws still to come (the final table's dice, say) are made from the secret.
+        assert tournament.draw_fingerprint in footer

@@ -146,11 +146,11 @@ def unsealed_source() -> Subquery:
 
 
 def unsealed_words(tournament: Tournament) -> str:
-    """Why the event's draws may not be called sealed (`origin_words`), or "" when they may:
-    the board must not tell the room "sealed before the event" under a practice run's pods.
-    Needs `unsealed_source()` on the tournament."""
+    """Why the event's draws may not be called sealed, in the draw list's words (`UNSEALED`),
+    or "" when they may: the board must not tell the room "sealed before the event" under a
+    practice run's pods. Needs `unsealed_source()` on the tournament."""
     source = tournament.unsealed_source
-    return origin_words(source) if source else ""
+    return UNSEALED[source] if source else ""
 
 
 @dataclass(frozen=True)
