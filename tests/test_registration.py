@@ -5,8 +5,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.support.factories import PlayerFactory
+from tests.support.factories import PlayerFactory, checked_in
 from tournaments.models import AuditEntry, Player
+from tournaments.services.stages import draw_qualifying
 
 pytestmark = pytest.mark.django_db
 
@@ -72,6 +73,29 @@ def test_closed_registration_refused(client, tournament):
     response = post(client, tournament)
     assert "closed" in response.content.decode()
     assert snapshot() == before
+
+
+def test_the_public_form_closes_when_the_pods_are_drawn(client, tournament, organiser):
+    """Registration left ticked must not take a sign-up for a game already under way: it
+    would get no seat, only a no-show mark. The home page stops listing it too."""
+    checked_in(tournament, 12)
+    assert tournament.slug in client.get(reverse("home")).content.decode()
+    draw_qualifying(tournament, actor=organiser)
+    tournament.refresh_from_db()
+    assert tournament.registration_open
+    before = snapshot()
+    closed = "Registration closed when the games began: the pods are drawn."
+    for name in ("tournament-public", "register"):
+        page = client.get(reverse(name, args=[tournament.slug])).content.decode()
+        assert closed in page
+        assert "Join the waitlist" not in page and 'method="post"' not in page
+    response = post(client, tournament)
+    assert response.status_code == 200 and closed in response.content.decode()
+    assert snapshot() == before
+    assert (
+        reverse("register", args=[tournament.slug])
+        not in client.get(reverse("home")).content.decode()
+    )
 
 
 def test_duplicate_email_refused_case_insensitively(client, tournament):

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.support.factories import PlayerFactory, drawn_stage
+from tests.support.factories import PlayerFactory, checked_in, drawn_stage
 from tests.support.web import settings_data
 from tournaments.foundation.errors import UserFacingError
 from tournaments.models import AuditEntry, Player, RosterChange
@@ -129,8 +129,9 @@ def test_staff_cannot_see_or_reorder_the_waitlist(client_for, tournament, full, 
 def test_walk_in_from_the_waitlist_takes_a_ghost_seat(client_for, tournament, organiser):
     tournament.capacity = 10
     tournament.save()
-    stage = drawn_stage(tournament, organiser, players=10)  # two ghost seats
-    (wendy,) = wait(tournament, "Wendy")
+    checked_in(tournament, 10)
+    (wendy,) = wait(tournament, "Wendy")  # before the draw: the public form closes with it
+    stage = drawn_stage(tournament, organiser, players=0)  # the ten: two ghost seats
     client = client_for(organiser)
     assert "ghost seat" in client.get(reverse("waitlist", args=[tournament.slug])).content.decode()
     response = client.post(reverse("waitlist-seat", args=[tournament.slug, wendy.pk]))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 
 from tournaments.foundation import audit, changes
@@ -44,13 +44,28 @@ def holding_email(tournament: Tournament):
 
 def online_closed_reason(tournament: Tournament, now=None) -> str:
     """Why the public form is closed, or "" when it is open (full still means open: the
-    waitlist takes the newcomers)."""
+    waitlist takes the newcomers). Once pods are drawn the form is closed whatever the
+    organiser left ticked: a sign-up then gets no seat, only a no-show mark. A late arrival
+    is the desk's to seat (the waitlist page's ghost seats). `taking_registrations` is the
+    same rule for a list of tournaments."""
     if not tournament.registration_open:
         return "Registration for this tournament is closed."
     closes = tournament.registration_closes_at
     if closes is not None and (now or timezone.now()) >= closes:
         return "Registration for this tournament closed at its closing time."
+    if tournament.stages.exists():
+        return "Registration closed when the games began: the pods are drawn."
     return ""
+
+
+def taking_registrations(tournaments: QuerySet[Tournament], now=None) -> QuerySet[Tournament]:
+    """The tournaments whose public form is open (`online_closed_reason` is "")."""
+    return tournaments.filter(
+        Q(registration_closes_at__isnull=True)
+        | Q(registration_closes_at__gt=now or timezone.now()),
+        registration_open=True,
+        stages__isnull=True,
+    )
 
 
 def lock_tournament(tournament: Tournament) -> Tournament:

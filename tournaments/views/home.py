@@ -1,4 +1,3 @@
-from django.db.models import Q
 from django.urls import path
 from django.utils import timezone
 from django.views.generic import TemplateView
@@ -6,6 +5,7 @@ from django.views.generic import TemplateView
 from ..models import Tournament
 from ..permissions import PUBLIC
 from ..services.invitations import pending_for
+from ..services.registration import taking_registrations
 
 
 class HomeView(TemplateView):
@@ -18,8 +18,8 @@ class HomeView(TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         today = timezone.localdate()
-        context["open_tournaments"] = Tournament.objects.filter(
-            Q(registration_open=True), date__gte=today
+        context["open_tournaments"] = taking_registrations(
+            Tournament.objects.filter(date__gte=today)
         ).order_by("date")
         user = self.request.user
         if user.is_authenticated:
