@@ -206,6 +206,30 @@ def test_paper_card_that_differs_is_flagged_until_resolved(event, client_for):
     assert "confirmed by bert" not in history and "confirmed by anna" in history
 
 
+def test_a_resolution_sent_after_the_card_was_resolved_says_why_nothing_was_saved(
+    event, client_for
+):
+    """Two staff open the same differing card; the second to send their resolution (or a
+    garbled one) has no resolve form on the page any more, so the refusal must be said above
+    the card, not as errors under a form that is not shown."""
+    player = event.player(3)
+    record = event.record(player)
+    anna, bert = client_for(event.anna), client_for(event.bert)
+    url = card_url(event.tournament, 1, player)
+    anna.post(url, enter_data(replace(record, buncos=record.buncos + 1)))
+    resolve = {"action": "resolve", "version": 1, "choice": "tables", "reason": "Tally checked"}
+    assert bert.post(url, resolve).status_code == 302
+    before = CardEntry.objects.count()
+    for late in (resolve, {**resolve, "version": "x", "reason": "r" * 400}):
+        page = text(anna.post(url, late))
+        assert (
+            f"Nothing was resolved: {player.name}'s card has no difference to resolve now "
+            "(it is marked “needs a second person to confirm”)." in page
+        )
+        assert "Resolve the difference" not in page
+    assert CardEntry.objects.count() == before
+
+
 def test_self_confirmation_is_refused_and_a_second_person_verifies(event, client_for):
     player = event.player(1)
     record = event.record(player)

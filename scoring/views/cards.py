@@ -258,6 +258,13 @@ class CardDetailView(CardPodAccessMixin, View):
             card_form = self.card_form()
         if resolve_form is None:
             resolve_form = ResolveForm(initial={"version": self.version})
+        elif status != Status.DIFFERS:
+            # Resolved or entered again meanwhile: the resolve form, and what it says was
+            # wrong with the one sent, are no longer on the page; say why nothing was saved.
+            resolve_error = (
+                f"Nothing was resolved: {self.player.name}'s card has no difference to "
+                f"resolve now (it is marked “{STATUS_LABELS[status]}”). Read it again below."
+            )
         context = {
             **self.base_context(),
             "card": view,
