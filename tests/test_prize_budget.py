@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from tests.support.events import played_without_prizes, rehearsal_organiser
 from tests.support.factories import PlayerFactory, TournamentFactory, member
-from tournaments.models import Player, PrizeCategory, Tournament
-from tournaments.services import prizes
+from tournaments.models import Player, PrizeCategory
+from tournaments.services import cashbook, prizes
 
 pytestmark = pytest.mark.django_db
 
@@ -47,18 +47,45 @@ def test_prizes_over_the_fees_taken_warn_with_the_charity_remainder(client_for):
     tournament = event("20.00", players=30, checked_in=20)  # $400 taken, $450 of prizes
     html = budget_html(client_for, tournament)
     assert "data-over" in html
-    assert "These prizes are $50.00 more than the entry fees taken" in html
-    assert "Entry fees taken: $400.00 (20 players checked in)" in html
+    assert "These prizes are $50.00 more than the entry fees due" in html
+    assert (
+        "Entry fees: $400.00, of which $0.00 taken and $400.00 still owed "
+        "(20 players checked in)" in html
+    )
     assert "-$50.00" in html
+
+
+def test_once_players_arrive_the_fees_are_the_cash_books_and_a_comp_counts_nothing(
+    client_for,
+):
+    """The desk took 10 fees, comped 2 volunteers and 8 players still owe: $360 is due, not
+    the $400 that 20 players checked in at $20 would make."""
+    tournament = event("20.00", players=30, checked_in=20)
+    desk = member(tournament, "organiser", f"desk-{tournament.pk}")
+    arrived = list(tournament.players.exclude(checked_in_at=None).order_by("pk"))
+    for player in arrived[:10]:
+        cashbook.pay_fee(player, method="cash", actor=desk)
+    for player in arrived[10:12]:
+        cashbook.pay_fee(player, method="comped", actor=desk, reason="volunteer")
+    html = budget_html(client_for, tournament)
+    assert (
+        "Entry fees: $360.00, of which $200.00 taken and $160.00 still owed "
+        "(20 players checked in, 2 comped)" in html
+    )
+    assert "These prizes are $90.00 more than the entry fees due" in html
+    assert 'Left for Breast Cancer Research: <strong id="charity-remainder">-$90.00' in html
 
 
 def test_the_winners_page_warns_above_the_award_button(monkeypatch, client_for):
     tournament = played_without_prizes(monkeypatch)  # 24 players at the mesquite fee
     prizes.load_template(tournament, "mesquite", actor=rehearsal_organiser())
-    Tournament.objects.filter(pk=tournament.pk).update(entry_fee=Decimal("1.00"))
-    tournament.refresh_from_db()
+    # The rehearsal's desk took 22 fees of $20 and comped 2: $440 against $555 of prizes.
     html = budget_html(client_for, tournament, "prize-winners")
-    assert "data-over" in html and "Entry fees taken: $24.00 (24 players checked in)" in html
+    assert "These prizes are $115.00 more than the entry fees due" in html
+    assert (
+        "Entry fees: $440.00, of which $440.00 taken and $0.00 still owed "
+        "(24 players checked in, 2 comped)" in html
+    )
 
 
 def test_within_the_fees_no_warning_and_the_rest_goes_to_the_charity(client_for):
@@ -71,7 +98,7 @@ def test_within_the_fees_no_warning_and_the_rest_goes_to_the_charity(client_for)
 def test_the_organisers_share_is_the_limit(client_for):
     tournament = event("20.00", players=40, checked_in=30, share=50)  # $300 for prizes
     html = budget_html(client_for, tournament)
-    assert "These prizes are $150.00 more than 50% of the entry fees taken" in html
+    assert "These prizes are $150.00 more than 50% of the entry fees due" in html
 
 
 def test_before_the_door_opens_the_registered_players_count(client_for):

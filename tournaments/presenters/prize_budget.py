@@ -1,5 +1,6 @@
 """The budget beside the prize list and on the winners page: the prizes against the entry
-fees of the players checked in (or, before the door opens, of those registered)."""
+fees of the players checked in, as the cash book has them (or, before the door opens, of
+those registered)."""
 
 from tournaments.rules.budget import QUALIFYING, SEMI_FINAL, prize_budget
 
@@ -12,19 +13,25 @@ from ..services.prize_list import counted_players
 def budget_context(
     tournament: Tournament, prizes_cents: int, counted: tuple[int, bool] | None = None
 ) -> dict:
-    """The prizes against the entry fees of the players `counted` (`counted_players`),
-    for `_budget.html`."""
+    """The prizes against the entry fees, for `_budget.html`: before the door opens, those
+    of the players registered (`counted_players`); once players arrive, those the cash book
+    holds and those still owed, so a comped player counts nothing."""
     players, arrived = counted_players(tournament) if counted is None else counted
-    fee_cents = cashbook.fee_cents(tournament)
-    budget = prize_budget(players * fee_cents, prizes_cents, tournament.prize_share_percent)
+    fees = cashbook.fees(tournament) if arrived else None
+    money_in = fees.due_cents if fees else players * cashbook.fee_cents(tournament)
+    budget = prize_budget(money_in, prizes_cents, tournament.prize_share_percent)
+    shown = {
+        name: money(getattr(budget, f"{name}_cents"))
+        for name in ("money_in", "prizes", "cap", "over", "charity")
+    }
+    if fees:
+        shown |= {"taken": money(fees.taken_cents), "owed": money(fees.owed_cents)}
     return {
         "budget": budget,
         "budget_players": players,
         "budget_arrived": arrived,
-        "budget_money": {
-            name: money(getattr(budget, f"{name}_cents"))
-            for name in ("money_in", "prizes", "cap", "over", "charity")
-        },
+        "budget_fees": fees,
+        "budget_money": shown,
     }
 
 

@@ -13,7 +13,7 @@ import uuid
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Count, Exists, OuterRef, Q, Sum
 
 from tournaments.foundation import audit, changes
 from tournaments.foundation.errors import UserFacingError
@@ -116,6 +116,31 @@ def fee_entry(player: Player) -> LedgerEntry | None:
 
 def fee_cents(tournament: Tournament) -> int:
     return int(tournament.entry_fee * 100)
+
+
+@dataclass(frozen=True)
+class Fees:
+    """The entry fees of the players who came: recorded in the book, and still owed."""
+
+    taken_cents: int
+    comped: int
+    owed_cents: int
+
+    @property
+    def due_cents(self) -> int:
+        """What the fees come to once everyone owing pays: the prizes' budget."""
+        return self.taken_cents + self.owed_cents
+
+
+def fees(tournament: Tournament) -> Fees:
+    """Two sums, not the ledger's rows (the winners page reads it on event night): the fees
+    in force (as `fee_entry` finds one) and the players `owing`."""
+    taken = LedgerEntry.objects.filter(
+        tournament=tournament, kind=book.FEE, reversed_by__isnull=True
+    ).aggregate(cents=Sum("amount_cents"), comped=Count("pk", filter=Q(method=book.COMPED)))
+    return Fees(
+        taken["cents"] or 0, taken["comped"], owing(tournament).count() * fee_cents(tournament)
+    )
 
 
 @changes.announces
