@@ -1,5 +1,7 @@
 """The waitlist: who is offered it, who gets a freed place, and the organiser's list."""
 
+import re
+
 import pytest
 from django.urls import reverse
 from django.utils import timezone
@@ -40,16 +42,24 @@ def test_full_event_offers_the_waitlist_before_the_form(client, tournament, full
     public = client.get(reverse("tournament-public", args=[tournament.slug])).content.decode()
     assert "The tournament is full" in public and "Join the waitlist" in public
     form = client.get(reverse("register", args=[tournament.slug])).content.decode()
-    assert "Put me (and my party) on the waitlist" in form
+    # Full, the button is the yes: it sends the waitlist's field, with no box to tick too.
+    assert re.search(
+        r'<button[^>]*type="submit" name="join_waitlist" value="on">Join the waitlist</button>',
+        form,
+    )
+    assert "Put me (and my party) on the waitlist" not in form
 
 
 def test_joining_the_waitlist_from_the_form(client, tournament, full):
+    # What the full form's "Join the waitlist" button sends.
     data = {"name": "Wendy Wait", "email": "wendy@example.org", "join_waitlist": "on"}
     response = client.post(reverse("register", args=[tournament.slug]), data)
     assert response.status_code == 302
     wendy = Player.objects.get(name="Wendy Wait")
     assert wendy.status == Player.Status.WAITLISTED and wendy.waitlist_position == 1
-    assert "on the waitlist" in client.get(response.url).content.decode()
+    done = client.get(response.url).content.decode()
+    assert "on the waitlist" in done and "You have no place yet." in done
+    assert "finds your seat" not in done
 
 
 def test_waitlisted_email_cannot_register_twice(tournament, full):
