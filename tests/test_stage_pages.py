@@ -139,8 +139,11 @@ def test_organiser_of_another_tournament_is_refused(tournament, drawn, client_fo
 
 
 def test_no_get_changes_anything(tournament, drawn, org):
-    for name in ("stage-draw", "stage-start", "stage-close", "stage-join", "stage-leave"):
+    for name in ("stage-start", "stage-close", "stage-join", "stage-leave"):
         assert org.get(url(name, tournament)).status_code == 405
+    # The draw's confirmation page, opened again from the address bar: the stage page.
+    response = org.get(url("stage-draw", tournament))
+    assert response.status_code == 302 and response.url == url("stage-control", tournament)
     assert org.get(url("stage-hostess", tournament, 1)).status_code == 405
     assert org.get(url("stage-staff", tournament, 1)).status_code == 405
     assert not Round.objects.filter(status="open").exists()

@@ -240,7 +240,12 @@ class ReplayCheckView(StagePermissionMixin, View):
 class DrawView(StagePermissionMixin, View):
     """First POST shows what will happen; the confirmed POST closes check-in and draws."""
 
-    http_method_names = ["post"]
+    http_method_names = ["get", "post"]
+
+    def get(self, request, slug):
+        """The confirmation's address opened again (back, reload, a bookmark): the stage
+        page, where the draw is asked for, instead of a blank "not allowed"."""
+        return redirect(self.page_url())
 
     def post(self, request, slug):
         form = DrawForm(request.POST)
