@@ -109,3 +109,34 @@ def test_the_books_totals_never_break_an_amount_over_two_lines(page, tournament,
         line = stat.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)")
         assert box["height"] < 1.5 * line, f"{stat.inner_text()} wraps at {width}px"
         assert box["x"] >= card["x"] and box["x"] + box["width"] <= card["x"] + card["width"]
+
+
+def test_on_a_phone_every_entry_and_its_reverse_button_fit_the_screen(
+    phone_page, tournament, organiser
+):
+    """The entries table was 476 px wide on a 390 px phone: the Reverse column was off the
+    screen. Each entry is now a card of labelled lines."""
+    charging(tournament)
+    cashbook.donate(
+        tournament,
+        amount_cents=12_50,
+        method=book.CASH,
+        box=book.DESK,
+        donor="A very generous neighbour from down the road",
+        actor=organiser,
+    )
+    cashbook.expense(
+        tournament, amount_cents=150_00, method=book.CARD, note="Venue hire", actor=organiser
+    )
+    page = phone_page
+    log_in(page, organiser, reverse("cashbook", args=[tournament.slug]), tap=True)
+    width = page.evaluate("document.documentElement.clientWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    table = page.locator("#cash-entries")
+    assert table.evaluate("t => t.closest('.table-responsive').scrollWidth") <= width
+    buttons = table.get_by_role("button", name="Reverse").all()
+    assert len(buttons) == 2
+    for button in buttons:
+        box = button.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width
+    page.screenshot(path=SCREENSHOTS.format("phone-entries"), full_page=True)
