@@ -244,6 +244,11 @@ def test_counting_a_box_with_a_difference_closes_it(event, desk, entry):
         {"amount": "5", "method": "cash", "box": "desk", "key": str(uuid.uuid4())},
     )
     assert refused.status_code == 400 and "takes no more entries" in text(refused)
+    # Said above the entries as well, where a phone lands, not only by the form far below.
+    page = refused.content.decode()
+    alert = page.index('role="alert"')
+    assert alert < page.index('id="cash-entries"')
+    assert "Nothing was recorded." in page[alert : page.index('id="cash-entries"')]
 
 
 def test_summary_csv_and_pdf_agree_with_the_ledger(

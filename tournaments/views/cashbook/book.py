@@ -20,7 +20,7 @@ from tournaments.foundation.errors import UserFacingError
 from tournaments.rules import cashbook as book
 
 from ...forms.cashbook import DonationForm, ExpenseForm, PlannerForm, ReverseForm
-from ...foundation.text import money
+from ...foundation.text import first_error, money
 from ...mixins.cashbook import RECORD, VIEW, CashBookMixin
 from ...models import LedgerEntry
 from ...presenters.cashbook import rows
@@ -113,6 +113,9 @@ class RecordView(BookPage, View):
             else:
                 messages.success(request, outcome.message)
                 return redirect(book_url(slug))
+        # Said at the top too: on a phone the form is a long scroll below the entries, and
+        # the page comes back at its top.
+        messages.error(request, f"Nothing was recorded. {first_error(form)}")
         return self.page(400, **{self.form_name: form})
 
 
@@ -212,4 +215,5 @@ class PlannerView(BookPage, View):
             )
             messages.success(request, "The charity's floor and the board's switch are saved.")
             return redirect(book_url(slug))
+        messages.error(request, f"Nothing was saved. {first_error(form)}")
         return self.page(400, planner_form=form)
