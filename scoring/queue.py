@@ -56,12 +56,13 @@ def queued_count(request) -> int | None:
 
 
 def invalid(request, pod, form, *, version: int | None = None) -> JsonResponse:
-    """A form that did not validate: its first error as the banner, all of them by field."""
+    """A form that did not validate: its first error as the banner, all of them by field
+    (the phone says "not saved" itself, for every refusal)."""
     return reply(
         request,
         pod,
         INVALID,
-        f"Not saved. {first_error(form)}",
+        first_error(form),
         errors=form_errors(form),
         version=version,
     )

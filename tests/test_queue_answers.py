@@ -119,7 +119,7 @@ def test_a_queued_result_that_is_not_valid_is_answered_422_with_its_errors(pod_e
     body = response.json()
     assert body["status"] == "invalid" and body["version"] == 0
     assert body["errors"]["winner"] == ["Tap the winning pair."]
-    assert body["message"] == "Not saved. Winner: Tap the winning pair."
+    assert body["message"] == "Winner: Tap the winning pair."
     # The service's refusals too: points that contradict the winner.
     refused = staff.post(
         result_url(tournament),

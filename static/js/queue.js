@@ -169,7 +169,7 @@
     var entry = {
       user: user, url: actionOf(form), fields: formFields(form, submitter),
       kind: form.dataset.queue || "result", label: form.dataset.queueLabel || "",
-      says: submitter ? submitter.textContent.replace(/\s+/g, " ").trim() : "",
+      says: submitter && submitter.dataset.says || "", // what the tap chose, in words
       done: form.dataset.queueDone || "", state: "waiting", created: Date.now(),
     };
     return entries().then(function (all) {
@@ -351,7 +351,7 @@
       note.textContent = entry.errors[name].join(" ");
       box.insertAdjacentElement("afterend", note);
     });
-    formStatus(form, entry.message, "held");
+    formStatus(form, "Not saved. " + entry.message, "held");
   }
   function counted(list) {
     var by = {};
@@ -393,9 +393,13 @@
       item.appendChild(el("strong", "", (entry.label || "An entry") + (entry.state === "conflict" ? ": conflict. " : ": not saved. ")));
       item.appendChild(el("span", "", entry.message + " "));
       if (entry.says) item.appendChild(el("span", "text-muted", "You entered: " + entry.says + ". "));
-      var open = el("a", "", "Open it to resolve");
-      open.href = entry.url;
-      item.appendChild(open);
+      if (entry.url === new URL(window.location.pathname + window.location.search, window.location.href).href) {
+        item.appendChild(el("span", "", "Its form is on this page.")); // no link to itself
+      } else {
+        var open = el("a", "", "Open it to resolve");
+        open.href = entry.url;
+        item.appendChild(open);
+      }
       item.appendChild(discard(entry));
       banner.appendChild(item);
     });

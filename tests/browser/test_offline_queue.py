@@ -18,6 +18,7 @@ from scoring.models import TableResult
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, policy_violations
 from tests.support.factories import drawn_stage, member, record_pod
 from tests.support.web import log_in
+from tournaments.models import Seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -273,8 +274,14 @@ def test_a_result_changed_during_the_drop_out_comes_back_as_a_conflict(
     held.get_by_role("link", name="Open it to resolve").tap()
     page.wait_for_url(re.compile(r"/table/1/"))
     expect(page.locator("#history")).to_contain_text("colleague")
-    # Still listed on the table's own page until it is settled or discarded.
+    # Still listed on the table's own page until it is settled or discarded, without a
+    # link to the page it is on; what was tapped in words, not the button's text.
     expect(page.locator("#queue-banner .queue-held")).to_have_count(1)
+    expect(held).to_contain_text("Its form is on this page.")
+    seats = Seat.objects.filter(pod=pod, round__number=1, table=1, seat__in=(1, 3))
+    names = " & ".join(s.player.name for s in seats.select_related("player").order_by("seat"))
+    expect(held).to_contain_text(f"You entered: Seats 1 & 3 ({names}) won.")
+    expect(held.get_by_role("link", name="Open it to resolve")).to_have_count(0)
 
     # Signing out with something unsent asks first; saying no keeps it.
     answers = iter([False, True])
