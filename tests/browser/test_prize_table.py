@@ -99,6 +99,7 @@ def test_prize_table_on_a_phone(phone_page, monkeypatch):
 
     page = phone_page
     tournament, admin = awarded_event(monkeypatch)
+    PrizeAward.objects.filter(tournament=tournament).update(amount_cents=1_000_00)  # big night
     paid = PrizeAward.objects.filter(tournament=tournament, category__key="minis").first()
     payout = payouts.pay(paid, actor=admin, present=True, id_checked=True)
     payouts.void(payout, actor=admin, reason="Paid before the cards were checked")
@@ -108,8 +109,11 @@ def test_prize_table_on_a_phone(phone_page, monkeypatch):
     expect(page.locator(".share")).to_have_count(
         PrizeAward.objects.filter(tournament=tournament).count()
     )
-    # Nothing is wider than the phone.
+    # Nothing is wider than the phone, and each total is one line ("$1,200.0" over "0" was).
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for stat in page.locator("#payout-counts .stat").all():
+        line = stat.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)")
+        assert stat.bounding_box()["height"] < 1.5 * line, stat.inner_text()
     page.screenshot(path=SCREENSHOTS.format("phone"), full_page=False)
     page.get_by_label("Winner's name or registration code").fill(paid.player.code)
     page.get_by_role("button", name="Find").tap()
