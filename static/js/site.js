@@ -52,10 +52,14 @@
   }
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    // <form data-confirm="Delete this?">: ask first.
-    if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
-      event.preventDefault();
-      return;
+    // <form data-confirm="Delete this?">: ask first; "{choice}" names what its list has chosen.
+    if (form.dataset.confirm) {
+      var list = form.querySelector("select");
+      var chosen = list && list.selectedIndex >= 0 ? list.options[list.selectedIndex].text : "";
+      if (!window.confirm(form.dataset.confirm.replace("{choice}", chosen))) {
+        event.preventDefault();
+        return;
+      }
     }
     // <form data-search-on-submit="#box">: Enter searches through htmx, without a reload.
     var box = form.dataset.searchOnSubmit;
