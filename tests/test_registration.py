@@ -5,7 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.support.factories import PlayerFactory, checked_in
+from tests.support.factories import PlayerFactory, checked_in, member
 from tournaments.models import AuditEntry, Player
 from tournaments.services.stages import draw_qualifying
 
@@ -142,3 +142,22 @@ def test_contact_fields_open_the_right_keyboard_and_autofill(client, tournament,
         page = client.get(reverse(name, args=[tournament.slug])).content.decode()
         assert re.search(r'<input type="email" name="email"[^>]*autocomplete="off"', page), name
         assert re.search(r'<input type="tel" name="phone"[^>]*autocomplete="off"', page), name
+
+
+def test_with_emails_off_nobody_is_promised_one(
+    client, client_for, tournament, organiser, settings
+):
+    """E-mail is off on a venue laptop: the form offers no e-mail to each friend, the
+    confirmation says to keep the code, and only the organiser (who can have it turned on)
+    reads about it on the dashboard."""
+    settings.EMAIL_ENABLED = False
+    tournament.party_size_max = 3
+    tournament.save()
+    form = client.get(reverse("register", args=[tournament.slug])).content.decode()
+    assert 'name="email_each"' not in form
+    done = client.get(post(client, tournament).url).content.decode()
+    assert "No e-mail is sent for this event: write the code down" in done
+    dashboard = reverse("tournament-dashboard", args=[tournament.slug])
+    assert 'id="emails-off"' in client_for(organiser).get(dashboard).content.decode()
+    staff = member(tournament, "staff", "table-staff")
+    assert 'id="emails-off"' not in client_for(staff).get(dashboard).content.decode()

@@ -108,6 +108,7 @@ class RegisteredView(TournamentPermissionMixin, TemplateView):
         slug = self.tournament.slug
         context["player"] = player
         context["members"] = [(m, player_page_path(m, slug)) for m in members]
+        context["email_on"] = mail.enabled()
         return context
 
 
