@@ -117,6 +117,14 @@ def test_a_new_tournament_is_refused_too(organiser, client_for):
     assert response.status_code == 200
     assert "Mingle Event (pods of 12) plays 3 qualifying sets, not 2." in response.content.decode()
     assert not Tournament.objects.filter(name="Spring Fling").exists()
+    # Said at the top of the long form too, linked to the box to change.
+    page = response.content.decode()
+    summary = page[
+        page.index('id="error-summary"') : page.index("</div>", page.index('id="error-summary"'))
+    ]
+    assert "Nothing was saved yet: 1 thing to fix." in summary
+    assert 'href="#id_qualifying_sets"' in summary and "plays 3 qualifying sets, not 2" in summary
+    assert page.index('id="error-summary"') < page.index('name="name"')
 
 
 def test_a_copy_may_change_the_number_of_sets(tournament, organiser, client_for):
