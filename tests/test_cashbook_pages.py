@@ -289,6 +289,24 @@ def test_summary_csv_and_pdf_agree_with_the_ledger(
     assert "raised $27.55" in pdf
 
 
+def test_a_box_counted_short_is_in_the_summary_and_the_thanks_say_what_the_charity_has(
+    event, desk, organiser, entry
+):
+    """The book says $20 came in; the desk's box counts $15 ("Change given"). The charity
+    has $15, and the summary says so below the book's net raised, on the page and in the
+    figures the PDF prints."""
+    desk.post(url("cash-box", event, "desk"), {"d1000": "1", "d500": "1", "reason": "Change given"})
+    summary = cash_summary.summary(event)
+    assert summary.figures()[-3:] == [
+        ("Net raised", "$20.00"),
+        ("The desk: cash counted short (Change given)", "-$5.00"),
+        ("Net raised, as the cash was counted", "$15.00"),
+    ]
+    page = text(desk.get(url("cashbook-summary", event)))
+    assert "together you raised $15.00 for" in page
+    assert 'id="summary-net"><th scope="row">Net raised, as the cash was counted' in page
+
+
 def test_the_cash_book_page_takes_the_same_queries_for_more_entries(
     event, desk, organiser, django_assert_max_num_queries
 ):

@@ -41,7 +41,8 @@ def charity_summary(
         para(thank_you, SANS_BOLD, 11),
         Spacer(0, 8),
         para(
-            "Every figure is a sum of the cash book's entries; the CSV lists each one.",
+            "Every figure is a sum of the cash book's entries, or a cash box's count against "
+            "them; the CSV lists each entry.",
             SANS,
             8.5,
             0.35,

@@ -1,7 +1,9 @@
 """The charity's summary of the night, as figures the page, the PDF and the CSV share.
 
 Every figure is a sum of ledger entries (`cashbook.totals`), so the page, the PDF and the
-accountant's CSV cannot disagree with the book or with each other.
+accountant's CSV cannot disagree with the book or with each other; a closed cash box that
+counted over or short of the book adds its difference below the book's net raised, since
+that is the money the charity has.
 """
 
 from __future__ import annotations
@@ -37,14 +39,30 @@ CSV_COLUMNS = (
 
 
 @dataclass(frozen=True)
+class CountDifference:
+    """A closed cash box whose count differed from what the book expected in it."""
+
+    box: str
+    cents: int  # counted less expected: negative when the box was short
+    reason: str
+
+    @property
+    def label(self) -> str:
+        said = f" ({self.reason})" if self.reason else ""
+        return f"{self.box}: cash counted {'over' if self.cents > 0 else 'short'}{said}"
+
+
+@dataclass(frozen=True)
 class Summary:
     totals: book.Totals
     players: int
     charity: str
     thank_you: str
+    counts: tuple[CountDifference, ...]
+    raised_cents: int  # what the charity has: the net raised, and the counts' differences
 
     def figures(self) -> list[tuple[str, str]]:
-        """(label, amount) in the order the charity reads them, net raised last."""
+        """(label, amount) in the order the charity reads them, what it has last."""
         t = self.totals
         lines = [
             (f"Money in by {book.METHOD_LABELS[m].lower()}", money(c))
@@ -63,17 +81,29 @@ class Summary:
             ("Prizes given back", money(t.given_back_cents)),
             ("Expenses", money(t.expenses_cents)),
             ("Net raised", money(t.net_raised_cents)),
+            *(
+                [(c.label, money(c.cents)) for c in self.counts]
+                + [("Net raised, as the cash was counted", money(self.raised_cents))]
+                if self.counts
+                else []
+            ),
         ]
 
 
 def summary(tournament: Tournament) -> Summary:
     totals = cashbook.totals(tournament)
     players = tournament.players.playing().count()
+    counts = tuple(
+        CountDifference(str(box), box.difference_cents, box.difference_reason)
+        for box in tournament.cash_boxes.exclude(closed_at=None).order_by("key")
+        if box.difference_cents
+    )
+    raised = totals.net_raised_cents + sum(c.cents for c in counts)
     thanks = (
         f"Thank you to the {players} players, the volunteers and every donor: together you "
-        f"raised {money(max(totals.net_raised_cents, 0))} for {tournament.charity}."
+        f"raised {money(max(raised, 0))} for {tournament.charity}."
     )
-    return Summary(totals, players, tournament.charity, thanks)
+    return Summary(totals, players, tournament.charity, thanks, counts, raised)
 
 
 def _when(moment) -> str:
