@@ -107,6 +107,18 @@ def test_before_the_door_opens_the_registered_players_count(client_for):
     assert "Entry fees expected: $120.00 (12 players registered, nobody checked in yet)" in html
 
 
+def test_before_anyone_registers_the_prizes_are_planned_for_a_full_event(client_for):
+    """Setting up the prize list comes before registration: against nobody's fees every
+    prize was over budget and the charity's share negative."""
+    tournament = event("20.00", players=0, checked_in=0)  # $450 of prizes
+    tournament.capacity = 36
+    tournament.save()
+    html = budget_html(client_for, tournament)
+    assert "data-over" not in html
+    assert "Entry fees expected if all 36 places fill: $720.00 (nobody has registered yet)" in html
+    assert 'Left for Breast Cancer Research: <strong id="charity-remainder">$270.00' in html
+
+
 def listed_prize(tournament, key, scope, cents, stage_kind="qualifying"):
     PrizeCategory.objects.create(
         tournament=tournament,

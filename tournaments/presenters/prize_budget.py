@@ -7,17 +7,17 @@ from tournaments.rules.budget import QUALIFYING, SEMI_FINAL, prize_budget
 from ..foundation.text import count, money
 from ..models import Tournament
 from ..services import cashbook
-from ..services.prize_list import counted_players
+from ..services.prize_list import CHECKED_IN, PLACES, Counted, counted_players
 
 
 def budget_context(
-    tournament: Tournament, prizes_cents: int, counted: tuple[int, bool] | None = None
+    tournament: Tournament, prizes_cents: int, counted: Counted | None = None
 ) -> dict:
     """The prizes against the entry fees, for `_budget.html`: before the door opens, those
-    of the players registered (`counted_players`); once players arrive, those the cash book
-    holds and those still owed, so a comped player counts nothing."""
-    players, arrived = counted_players(tournament) if counted is None else counted
-    fees = cashbook.fees(tournament) if arrived else None
+    of the players registered, or of a full event (`counted_players`); once players arrive,
+    those the cash book holds and those still owed, so a comped player counts nothing."""
+    players, basis = counted_players(tournament) if counted is None else counted
+    fees = cashbook.fees(tournament) if basis == CHECKED_IN else None
     money_in = fees.due_cents if fees else players * cashbook.fee_cents(tournament)
     budget = prize_budget(money_in, prizes_cents, tournament.prize_share_percent)
     shown = {
@@ -29,7 +29,7 @@ def budget_context(
     return {
         "budget": budget,
         "budget_players": players,
-        "budget_arrived": arrived,
+        "budget_basis": basis,
         "budget_fees": fees,
         "budget_money": shown,
     }
@@ -37,7 +37,7 @@ def budget_context(
 
 def list_line(
     categories,
-    counted: tuple[int, bool],
+    counted: Counted,
     drawn: dict[str, int],
     pods: dict[str, int],
     total_cents: int,
@@ -50,8 +50,13 @@ def list_line(
         if c.scope == "pod":
             per_pod[c.stage_kind] += sum(c.amounts_cents)
     once = sum(sum(c.amounts_cents) for c in categories if c.scope != "pod")
-    players, arrived = counted
-    who = f"{count(players, 'player')} {'checked in' if arrived else 'registered'}"
+    players, basis = counted
+    who = (
+        count(players, "place")
+        if basis == PLACES
+        else f"{count(players, 'player')} "
+        + ("checked in" if basis == CHECKED_IN else "registered")
+    )
     pods_words = []
     for kind, name in ((QUALIFYING, "qualifying"), (SEMI_FINAL, "semi-final")):
         if kind == SEMI_FINAL and not per_pod[SEMI_FINAL]:
@@ -61,9 +66,7 @@ def list_line(
         elif kind == SEMI_FINAL:
             how = "expected from the players the qualifying pods send on"
         else:
-            how = (
-                f"as the draw of the {who} would make them" if players else "nobody registered yet"
-            )
+            how = f"as the draw of the {who} would make them"
         pods_words.append(f"{count(pods[kind], f'{name} pod')} ({how})")
     semi = (
         f" (qualifying), {money(per_pod[SEMI_FINAL])} (semi-final)" if per_pod[SEMI_FINAL] else ""

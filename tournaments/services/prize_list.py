@@ -5,6 +5,7 @@ three never disagree about how many pods a per-pod prize is paid in."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from django.db.models import Count
 
@@ -15,14 +16,24 @@ from ..models import Player, Pod, Tournament
 from .advancement import advancement_rules
 from .stages import DRAW_ALGORITHM, POD_SIZE, POD_SPLITS
 
+CHECKED_IN, REGISTERED, PLACES = "checked_in", "registered", "places"
 
-def counted_players(tournament: Tournament) -> tuple[int, bool]:
+
+class Counted(NamedTuple):
+    players: int
+    basis: str  # CHECKED_IN, REGISTERED, or PLACES: the capacity, before anyone registers
+
+
+def counted_players(tournament: Tournament) -> Counted:
     """The players the prizes are planned for and their fees counted from: those checked
-    in, or before the door opens those registered; and whether they are the checked-in."""
+    in; before the door opens, those registered; and while the prize list is set up before
+    anyone registers, the places of a full event (planning for nobody warned of every
+    prize)."""
     playing = tournament.players.playing().count()
     if playing:
-        return playing, True
-    return tournament.players.filter(status=Player.Status.REGISTERED).count(), False
+        return Counted(playing, CHECKED_IN)
+    registered = tournament.players.filter(status=Player.Status.REGISTERED).count()
+    return Counted(registered, REGISTERED) if registered else Counted(tournament.capacity, PLACES)
 
 
 def drawn_pods(tournament: Tournament) -> dict[str, int]:
