@@ -394,8 +394,16 @@ def test_winners_page_names_the_judged_winners_throws_roll_offs_and_awards(event
     page = text(response)
     assert "Awarded prizes" in page and "Award these prizes again" in page
     assert PrizeAward.objects.filter(tournament=event).count() > 0
-    # A change after awarding shows the stored awards are out of date.
-    desk.post(nominate, {"category": costume.pk, "group": "1", "winner": pod1[1]})
+    # A change after awarding shows the stored awards are out of date, and its message says
+    # the award already made stands: "Best Costume (Pod 1): Bob" alone read as if it moved.
+    response = desk.post(
+        nominate, {"category": costume.pk, "group": "1", "winner": pod1[1]}, follow=True
+    )
+    holder = PrizeAward.objects.current().get(category=costume, scope_group="1").player
+    assert (
+        f"{costume.label} (Pod 1) is already awarded to {holder.name}: that award stands "
+        "until the prizes are awarded again" in " ".join(messages_of(response))
+    )
     assert "have changed since these prizes were awarded" in text(
         desk.get(url("prize-winners", event))
     )

@@ -387,6 +387,17 @@ class NominateView(PrizePageMixin, View):
             messages.success(request, f"{category.label} ({where(group)}): {chosen}.")
         else:
             messages.success(request, f"{category.label} ({where(group)}): nobody chosen.")
+        standing = category.awards.current().filter(scope_group=group).select_related("player")
+        if standing:
+            # The choice is saved for the next award; the award already made (and maybe
+            # paid) is not changed by it, and the message above must not read as if it were.
+            names = ", ".join(a.player.name for a in standing)
+            messages.warning(
+                request,
+                f"{category.label} ({where(group)}) is already awarded to {names}: that award "
+                "stands until the prizes are awarded again (a paid prize's payment is voided "
+                "first).",
+            )
         return back
 
 
