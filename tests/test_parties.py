@@ -70,13 +70,20 @@ def test_the_form_offers_the_organisers_party_size(client, tournament):
     body = client.get(reverse("register", args=[tournament.slug])).content.decode()
     assert "up to 2 more" in body and 'name="member-1-name"' in body
     assert 'name="member-2-name"' not in body
+    # A friend's row may stay empty, so its name is not marked as required.
+    party = body[body.index('id="party"') : body.index("</fieldset>", body.index('id="party"'))]
+    assert "asteriskField" not in party and "Leave a row empty for nobody" in party
     assert 'type="tel"' in body and 'autocomplete="tel"' in body
 
 
 @pytest.mark.parametrize(
     ("rows", "extra", "message"),
     [
-        ([{"email": "bea@example.org"}], {}, "This field is required"),
+        (
+            [{"email": "bea@example.org"}],
+            {},
+            "Please give this player&#x27;s name, or clear the row.",
+        ),
         ([{"name": "Bea", "email": "not-mail"}], {}, "valid email"),
         ([{"name": "Bea", "email": "ann@example.org"}], {}, "same e-mail"),
         ([{"name": "B"}] * 6, {"member-TOTAL_FORMS": "6"}, "at most"),

@@ -60,15 +60,19 @@ class RegistrationForm(forms.ModelForm):
 class MemberForm(forms.Form):
     """Another player of the party: a name is enough; the party shares the booker's group."""
 
-    name = forms.CharField(label="Name", max_length=100, required=True)
+    # Not marked required: a row left empty is nobody. A row with anything in it needs a name.
+    name = forms.CharField(label="Name", max_length=100, required=False)
     email = forms.EmailField(label="E-mail (optional)", required=False)
     costume_contest = forms.BooleanField(label="Enters the costume contest", required=False)
 
     def clean_name(self):
-        name = " ".join(self.cleaned_data["name"].split())
-        if not name:
-            raise forms.ValidationError("Please give this player's name, or clear the row.")
-        return name
+        return " ".join(self.cleaned_data["name"].split())
+
+    def clean(self):
+        data = super().clean()
+        if self.has_changed() and not data.get("name") and "name" not in self.errors:
+            self.add_error("name", "Please give this player's name, or clear the row.")
+        return data
 
 
 class BaseMemberFormSet(forms.BaseFormSet):
