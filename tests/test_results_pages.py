@@ -449,6 +449,9 @@ def test_pod_page_before_the_bell_offers_no_entry(tournament, organiser, staff_u
     drawn_stage(tournament, organiser, staff=staff_user, start=False)
     body = client_for(staff_user).get(pod_url(tournament, 1)).content.decode()
     assert "Round 1 has not started" in body and "Record table" not in body
+    # A later round, not seated yet: no pairs line of empty names under "No seating".
+    later = client_for(staff_user).get(pod_url(tournament, 1) + "?round=4").content.decode()
+    assert "No seating for this round." in later and "pair-chip" not in later
 
 
 def test_earlier_stage_pods_are_reached_with_the_stage_parameter(
