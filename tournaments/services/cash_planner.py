@@ -104,10 +104,9 @@ def projection(
     """The night as planned; `prizes_cents` is the prizes about to be awarded, when known.
     `totals` (the book's) and `floor` when the caller has read them already (the cash book
     page), so the whole book is not read twice."""
-    owing = cashbook.owing(tournament).count() * cashbook.fee_cents(tournament)
     return book.project(
         cashbook.totals(tournament) if totals is None else totals,
-        owing_cents=owing,
+        owing_cents=cashbook.owed_cents(tournament),
         prizes_cents=planned_prizes_cents(tournament) if prizes_cents is None else prizes_cents,
         floor=settings_for(tournament).floor if floor is None else floor,
     )

@@ -138,9 +138,7 @@ def fees(tournament: Tournament) -> Fees:
     taken = LedgerEntry.objects.filter(
         tournament=tournament, kind=book.FEE, reversed_by__isnull=True
     ).aggregate(cents=Sum("amount_cents"), comped=Count("pk", filter=Q(method=book.COMPED)))
-    return Fees(
-        taken["cents"] or 0, taken["comped"], owing(tournament).count() * fee_cents(tournament)
-    )
+    return Fees(taken["cents"] or 0, taken["comped"], owed_cents(tournament))
 
 
 @changes.announces
@@ -205,6 +203,11 @@ def walk_in(
         pay_fee(player, method=method, actor=actor, key=key)
     changes.bump(tournament.pk)
     return player
+
+
+def owed_cents(tournament: Tournament) -> int:
+    """The fees still owed: one for each player `owing`."""
+    return owing(tournament).count() * fee_cents(tournament)
 
 
 def owing(tournament: Tournament):
