@@ -71,10 +71,15 @@ def test_desk_prize_table_count_and_summary(page, tournament, organiser):
     closed = CashBox.objects.get(tournament=tournament, key="desk")
     assert (closed.counted_cents, closed.expected_cents) == (15_00, 20_00)
 
-    # The summary for the charity: $20 fee + $5 given back - $10 prize = $15 raised.
+    # The summary for the charity: $20 fee + $5 given back - $10 prize = $15 in the book,
+    # and the box counted $5 short of it: the charity has $10, and is thanked for that.
     page.get_by_role("link", name="For the charity").click()
-    expect(page.locator("#summary-net")).to_contain_text("$15.00")
-    expect(page.locator("#thank-you")).to_contain_text("raised $15.00")
+    expect(page.locator("#summary-figures")).to_contain_text("Net raised$15.00")
+    expect(page.locator("#summary-figures")).to_contain_text(
+        "The desk: cash counted short (Change given for a $20)-$5.00"
+    )
+    expect(page.locator("#summary-net")).to_contain_text("as the cash was counted$10.00")
+    expect(page.locator("#thank-you")).to_contain_text("raised $10.00")
     page.screenshot(path=SCREENSHOTS.format("summary"), full_page=True)
     t = cashbook.totals(tournament)
     assert (t.fees_cents, t.comped_count, t.given_back_cents, t.net_raised_cents) == (
