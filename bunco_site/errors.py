@@ -72,6 +72,25 @@ def page_not_found(request: HttpRequest, exception=None) -> HttpResponse:
     return render(request, "errors/404.html", context, status=404)
 
 
+class FormAddressMiddleware:
+    """Django answers a GET to a form-only address with an empty 405, which a browser shows
+    as a blank page: after a page drawn by a form's answer, the back button, a reload from
+    history or a bookmark lands there. The site's layout says what happened and leads back,
+    still as a 405 with its Allow header. Innermost, so the page knows the account."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 405 or request.method != "GET" or response.content:
+            return response
+        context = {"tournament": _tournament_of(request)}
+        page = render(request, "errors/405.html", context, status=405)
+        page["Allow"] = response["Allow"]
+        return page
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
     """Rendered without the request: whatever failed (the database, a context processor) may
     fail again, so the page asks for nothing but static files."""

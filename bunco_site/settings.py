@@ -92,6 +92,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "tournaments.middleware.ForcePasswordChangeMiddleware",
     "scoring.queue.QueueAnswerMiddleware",
+    "bunco_site.errors.FormAddressMiddleware",
 ]
 
 ROOT_URLCONF = "bunco_site.urls"

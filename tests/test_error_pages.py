@@ -39,6 +39,20 @@ def test_a_404_says_the_views_own_reason(tournament, organiser, client_for):
     assert f'href="{url("tournament-public", tournament)}"' in page
 
 
+def test_a_forms_address_opened_as_a_page_is_a_405_in_the_layout(tournament, organiser, client_for):
+    """Back, a reload from history or a bookmark opens a form-only address with GET: Django's
+    empty 405 was a blank screen. It stays a 405, with its Allow header, and says why."""
+    drawn_stage(tournament, organiser)
+    before = AuditEntry.objects.count()
+    response = client_for(organiser).get(url("stage-start", tournament))
+    assert response.status_code == 405 and "POST" in response["Allow"]
+    page = text(response)
+    assert LAYOUT in page and "This address only takes a form's answer" in page
+    assert "nothing was sent and nothing changed" in page
+    assert f'href="{url("tournament-public", tournament)}"' in page
+    assert AuditEntry.objects.count() == before
+
+
 def test_a_403_names_the_organisers_who_can_grant_the_role(
     tournament, organiser, staff_user, client_for
 ):
