@@ -62,6 +62,7 @@ def test_admin_asks_for_score_cards_and_downloads_them(
     body = page.content.decode()
     assert page.status_code == 200
     assert 'id="in-process"' in body and "without a separate print worker" in body  # says so
+    assert "made in the background" not in body  # and does not say the opposite above it
     assert "REDIS_URL" not in body and "Celery" not in body  # in words an organiser reads
     assert 'id="kind-score_cards"' in body and "Nothing printed yet." in body
 
