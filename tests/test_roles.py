@@ -165,6 +165,9 @@ def test_staff_only_see_their_own_tournaments_on_home(tournament, staff_user, cl
     body = client_for(staff_user).get(reverse("home")).content.decode()
     assert tournament.name in body
     assert reverse("tournament-dashboard", args=[other.slug]) not in body
+    # The date written as every other page writes it ("Dec. 12, 2026" was Django's default).
+    d = tournament.date
+    assert f"{d:%A} {d.day} {d:%B %Y}" in body
 
 
 def test_both_ways_of_adding_someone_start_at_staff(tournament, organiser, client_for):
