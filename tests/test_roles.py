@@ -162,6 +162,7 @@ def test_last_organiser_cannot_be_removed(tournament, organiser, client_for):
 
 def test_staff_only_see_their_own_tournaments_on_home(tournament, staff_user, client_for):
     other = TournamentFactory()
+    Tournament.objects.filter(pk=tournament.pk).update(registration_open=False)  # only "yours"
     body = client_for(staff_user).get(reverse("home")).content.decode()
     assert tournament.name in body
     assert reverse("tournament-dashboard", args=[other.slug]) not in body
