@@ -162,13 +162,13 @@ def test_last_organiser_cannot_be_removed(tournament, organiser, client_for):
 
 def test_staff_only_see_their_own_tournaments_on_home(tournament, staff_user, client_for):
     other = TournamentFactory()
-    Tournament.objects.filter(pk=tournament.pk).update(registration_open=False)  # only "yours"
     body = client_for(staff_user).get(reverse("home")).content.decode()
     assert tournament.name in body
     assert reverse("tournament-dashboard", args=[other.slug]) not in body
     # The date written as every other page writes it ("Dec. 12, 2026" was Django's default).
     d = tournament.date
-    assert f"{d:%A} {d.day} {d:%B %Y}" in body
+    yours = body[body.index("Your tournaments") :]
+    assert f'{tournament.name}<br><small class="text-muted">{d:%A} {d.day} {d:%B %Y}<' in yours
 
 
 def test_both_ways_of_adding_someone_start_at_staff(tournament, organiser, client_for):
