@@ -279,7 +279,8 @@ def test_pod_verified_banner_once_every_card_is_verified(event, client_for):
         card_service.confirm_card(event.stage, player, actor=event.bert, version=1)
     c = client_for(event.bert)
     body = c.get(pod_cards_url(event.tournament, 1)).content.decode()
-    assert "All checks pass" in body and "Pod verified" not in body
+    assert "No problem in the table results entered so far" in body
+    assert "Pod verified" not in body
     assert f"{len(members) - 1} of {len(members)} verified" in body
     last = cards.players[members[-1]]
     client_for(event.anna).post(
@@ -287,7 +288,33 @@ def test_pod_verified_banner_once_every_card_is_verified(event, client_for):
     )
     c.post(card_url(event.tournament, 1, last), {"action": "confirm", "version": 1})
     body = c.get(pod_cards_url(event.tournament, 1)).content.decode()
-    assert 'id="pod-verified"' in body and "Pod verified" in body
+    # Two rounds of 18 played: verified against them, and said to be so far only.
+    assert 'id="pod-verified"' in body and "Pod verified so far" in body
+
+
+def test_mid_stage_the_checks_name_the_tables_without_a_result(event, client_for):
+    """Reviewers read "All checks pass" after two rounds of 18: the checks had looked at
+    two rounds' tables, and round 3 was seated and still to play."""
+    body = client_for(event.bert).get(pod_cards_url(event.tournament, 1)).content.decode()
+    assert "All checks pass" not in body
+    checks = body.split('id="pod-checks"')[1].split("</section>")[0]
+    assert "Round 3: tables 1, 2 and 3" in checks
+    early = body.split('id="cards-early"')[1].split("</div>")[0]
+    assert "Round 3 of 18 is still to play." in early
+    assert "Players total their cards after round 18." in early
+    player = event.player()
+    card_page = client_for(event.anna).get(card_url(event.tournament, 1, player))
+    assert "Round 3 of 18 is still to play." in card_page.content.decode()
+
+
+def test_once_every_round_is_reported_all_checks_pass_without_the_early_note(client_for):
+    r = rehearse(players=12, preset="classic", seed=5)
+    stage = Stage.objects.get(tournament=r.tournament, kind="qualifying")
+    staff = stage.pods.get().staff.order_by("username").first()
+    page = pod_cards_url(r.tournament, 1) + "?stage=qualifying"
+    body = client_for(staff).get(page).content.decode()
+    assert "All checks pass" in body and 'id="cards-early"' not in body
+    assert "Pod verified so far" not in body and "Pod verified" in body
 
 
 # --- a pod that played on paper only ----------------------------------------------------------

@@ -60,6 +60,19 @@ def card_layout(
     return Layout(sets, totals, bool(marks), highlighted, card is not None)
 
 
+def unreported_words(tables: list[tuple[int, int]]) -> list[str]:
+    """(round, table) pairs as a line per round: "round 4: tables 1, 2 and 3"."""
+    by_round: dict[int, list[int]] = {}
+    for round_number, table in tables:
+        by_round.setdefault(round_number, []).append(table)
+    lines = []
+    for round_number, numbers in by_round.items():
+        listed = ", ".join(map(str, numbers[:-1])) + " and " if len(numbers) > 1 else ""
+        noun = "tables" if len(numbers) > 1 else "table"
+        lines.append(f"Round {round_number}: {noun} {listed}{numbers[-1]}")
+    return lines
+
+
 def usernames(cards: StageCards) -> dict[int, str]:
     """Everyone who entered or confirmed a version of these cards: one query."""
     ids = {

@@ -98,6 +98,7 @@ class StageCards:
     states: dict[int, CardState]
     seats: list[SeatRow] = field(default_factory=list)
     credits: list[CreditRow] = field(default_factory=list)
+    reported: set[tuple[int, int, int]] = field(default_factory=set)  # (round, pod, table) ids
 
     def in_pod(self, number: int) -> list[int]:
         return sorted(
@@ -121,7 +122,7 @@ def load_stage(stage: Stage, *, pod: Pod | None = None) -> StageCards:
     if pod is not None:
         return read_stage(stage, pod=pod)
     drawn = stage.drawn_at.timestamp() if stage.drawn_at else 0
-    key = f"stage-cards:{stage.pk}:{drawn}:{stage.round_count}:{stage.verification}"
+    key = f"stage-cards:2:{stage.pk}:{drawn}:{stage.round_count}:{stage.verification}"
     cards = changes.remembered(stage.tournament_id, key, lambda: read_stage(stage))
     cards.stage = stage
     return cards
@@ -206,7 +207,9 @@ def read_stage(stage: Stage, *, pod: Pod | None = None) -> StageCards:
         )
         for player in players
     }
-    return StageCards(stage, players, pod_of, records, dict(versions), states, seats, credits)
+    return StageCards(
+        stage, players, pod_of, records, dict(versions), states, seats, credits, set(winner_of)
+    )
 
 
 def current_state(stage: Stage, player: Player) -> CardState:
@@ -403,19 +406,44 @@ class PodVerification:
     cards: int
     verified: int
     problems: list[str]
+    # (round number, table) seated but without a result, in a pod that reports its tables.
+    # Cards may be verified as the night goes (advancement previews the cut from them), so a
+    # pod can be verified "so far"; the checks could not look at these tables yet.
+    unreported: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def verified_pod(self) -> bool:
         return self.cards > 0 and self.verified == self.cards and not self.problems
 
 
+def unreported_tables(cards: StageCards) -> dict[int, list[tuple[int, int]]]:
+    """Per pod id, the (round number, table) with players seated and no result yet, for pods
+    that report any table at all: a pod playing on paper alone has no results to miss."""
+    reporting = {pod_id for _, pod_id, _ in cards.reported}
+    missing: dict[int, set[tuple[int, int]]] = defaultdict(set)
+    for seat in cards.seats:
+        table = (seat.round_id, seat.pod_id, seat.table)
+        if seat.pod_id in reporting and seat.player_id is not None and table not in cards.reported:
+            missing[seat.pod_id].add((seat.round_number, seat.table))
+    return {pod_id: sorted(tables) for pod_id, tables in missing.items()}
+
+
 def verify_pods(cards: StageCards, pods: list[Pod]) -> list[PodVerification]:
     problems = pod_problems(cards)
+    unreported = unreported_tables(cards)
     report = []
     for pod in pods:
         members = cards.in_pod(pod.number)
         verified = sum(1 for p in members if cards.states[p].verified)
-        report.append(PodVerification(pod, len(members), verified, problems.get(pod.pk, [])))
+        report.append(
+            PodVerification(
+                pod,
+                len(members),
+                verified,
+                problems.get(pod.pk, []),
+                unreported.get(pod.pk, []),
+            )
+        )
     return report
 
 

@@ -51,6 +51,18 @@ def current_round(stage: Stage) -> Round | None:
     return current_of(list(stage.rounds.order_by("number")))
 
 
+def still_to_finish(stage: Stage) -> Round | None:
+    """The first of the stage's rounds still being played or still to play, None once the
+    last has closed (or the stage ended early). Players total their cards after it."""
+    return (
+        stage.rounds.filter(
+            number__lte=stage.round_count, status__in=[Round.Status.PENDING, Round.Status.OPEN]
+        )
+        .order_by("number")
+        .first()
+    )
+
+
 def current_of(rounds: list[Round]) -> Round | None:
     """`current_round` among a stage's rounds already read, in number order."""
     open_ = [r for r in rounds if r.status == Round.Status.OPEN]

@@ -28,6 +28,7 @@ from scoring.presenters.cards import (
     Layout,
     card_layout,
     stage_cards,
+    unreported_words,
     usernames,
     with_stage,
 )
@@ -42,6 +43,7 @@ from scoring.services.cards import (
     resolve_card,
     verify_pods,
 )
+from scoring.services.rounds import still_to_finish
 from tournaments.foundation.errors import UserFacingError
 from tournaments.models import CardProblem, Player
 from tournaments.permissions import PUBLIC, TournamentPermissionMixin
@@ -189,6 +191,8 @@ class PodCardsView(CardPodAccessMixin, View):
             **self.base_context(),
             "cards": views,
             "check": check,
+            "unreported": unreported_words(check.unreported),
+            "playing": still_to_finish(self.stage),
             "counts": [(STATUS_LABELS[s], STATUS_BADGES[s], n) for s, n in counts.items() if n],
             "paper_only": bool(members) and all(cards.records[p] is None for p in members),
             "problems": self.problems(),
@@ -269,6 +273,7 @@ class CardDetailView(CardPodAccessMixin, View):
             **self.base_context(),
             "card": view,
             "player": self.player,
+            "playing": still_to_finish(stage),
             "record": record,
             "record_layout": card_layout(stage, record) if record is not None else None,
             "current_layout": (

@@ -60,7 +60,9 @@ def test_two_staff_verify_the_last_card_and_the_pod_is_verified(phone_page):
 
     pod_cards = reverse("pod-cards", args=[tournament.slug, 1])
     log_in(page, anna, pod_cards, tap=True)
-    expect(page.locator("#pod-checks")).to_contain_text("All checks pass")
+    # Six rounds of 18 played: nothing fails, and round 7's seated tables are named.
+    expect(page.locator("#pod-checks")).to_contain_text("No problem in the table results")
+    expect(page.locator("#pod-checks")).to_contain_text("Round 7: tables 1, 2 and 3")
     expect(page.locator("#pod-verified")).to_have_count(0)
     page.screenshot(path=SCREENSHOTS.format("pod-before"), full_page=True)
 
