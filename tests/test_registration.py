@@ -1,12 +1,15 @@
 """The public registration page: every refusal is clear and changes nothing."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.support.factories import PlayerFactory, checked_in, member
-from tournaments.models import AuditEntry, Player
+from tournaments.models import AuditEntry, Player, Tournament
+from tournaments.services.registration import online_closed_reason, taking_registrations
 from tournaments.services.stages import draw_qualifying
 
 pytestmark = pytest.mark.django_db
@@ -161,3 +164,30 @@ def test_with_emails_off_nobody_is_promised_one(
     assert 'id="emails-off"' in client_for(organiser).get(dashboard).content.decode()
     staff = member(tournament, "staff", "table-staff")
     assert 'id="emails-off"' not in client_for(staff).get(dashboard).content.decode()
+
+
+@pytest.mark.parametrize(
+    "state, said",
+    [
+        ("open", ""),
+        ("unticked", "Registration for this tournament is closed."),
+        ("past closing time", "Registration for this tournament closed at its closing time."),
+        ("drawn", "Registration closed when the games began: the pods are drawn."),
+        ("drawn and unticked", "Registration for this tournament is closed."),
+    ],
+)
+def test_the_form_and_the_home_list_read_one_rule(state, said, tournament, organiser):
+    """The reason the form gives and the home page's list of events taking sign-ups come from
+    the same conditions (`closing_conditions`): an event is listed exactly when the form
+    has nothing to say against it."""
+    if "drawn" in state:
+        checked_in(tournament, 12)
+        draw_qualifying(tournament, actor=organiser)
+    if "unticked" in state:
+        Tournament.objects.filter(pk=tournament.pk).update(registration_open=False)
+    if state == "past closing time":
+        closes = timezone.now() - timedelta(minutes=1)
+        Tournament.objects.filter(pk=tournament.pk).update(registration_closes_at=closes)
+    assert online_closed_reason(tournament) == said
+    listed = taking_registrations(Tournament.objects.all())
+    assert listed.filter(pk=tournament.pk).exists() == (said == "")

@@ -11,14 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Q, QuerySet
+from django.db.models import BooleanField, Exists, ExpressionWrapper, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from tournaments.foundation import audit, changes
 from tournaments.foundation.errors import UserFacingError
 from tournaments.rules import waitlist as rules
 
-from ..models import EmailLog, Party, Player, Tournament
+from ..models import EmailLog, Party, Player, Stage, Tournament
 from . import mail
 
 
@@ -42,30 +42,40 @@ def holding_email(tournament: Tournament):
     )
 
 
+def closing_conditions(now) -> tuple[tuple[Q, str], ...]:
+    """What closes the public form, each with what the form then says; the first that holds
+    is said. Full is not among them: the waitlist takes the newcomers. Once pods are drawn the
+    form is closed whatever the organiser left ticked: a sign-up then gets no seat, only a
+    no-show mark (a late arrival is the desk's to seat, on the waitlist page's ghost seats).
+    Written once, as conditions on the row, so the form and the home page's list of
+    tournaments taking sign-ups cannot disagree."""
+    drawn = Exists(Stage.objects.filter(tournament=OuterRef("pk")))
+    return (
+        (Q(registration_open=False), "Registration for this tournament is closed."),
+        (
+            Q(registration_closes_at__lte=now),
+            "Registration for this tournament closed at its closing time.",
+        ),
+        (Q(drawn), "Registration closed when the games began: the pods are drawn."),
+    )
+
+
 def online_closed_reason(tournament: Tournament, now=None) -> str:
-    """Why the public form is closed, or "" when it is open (full still means open: the
-    waitlist takes the newcomers). Once pods are drawn the form is closed whatever the
-    organiser left ticked: a sign-up then gets no seat, only a no-show mark. A late arrival
-    is the desk's to seat (the waitlist page's ghost seats). `taking_registrations` is the
-    same rule for a list of tournaments."""
-    if not tournament.registration_open:
-        return "Registration for this tournament is closed."
-    closes = tournament.registration_closes_at
-    if closes is not None and (now or timezone.now()) >= closes:
-        return "Registration for this tournament closed at its closing time."
-    if tournament.stages.exists():
-        return "Registration closed when the games began: the pods are drawn."
-    return ""
+    """Why the public form is closed, or "" when it is open: one query."""
+    closing = closing_conditions(now or timezone.now())
+    flags = {
+        f"closes_{i}": ExpressionWrapper(q, output_field=BooleanField())
+        for i, (q, _) in enumerate(closing)
+    }
+    held = Tournament.objects.filter(pk=tournament.pk).annotate(**flags).values_list(*flags).get()
+    return next((why for holds, (_, why) in zip(held, closing, strict=True) if holds), "")
 
 
 def taking_registrations(tournaments: QuerySet[Tournament], now=None) -> QuerySet[Tournament]:
     """The tournaments whose public form is open (`online_closed_reason` is "")."""
-    return tournaments.filter(
-        Q(registration_closes_at__isnull=True)
-        | Q(registration_closes_at__gt=now or timezone.now()),
-        registration_open=True,
-        stages__isnull=True,
-    )
+    for condition, _ in closing_conditions(now or timezone.now()):
+        tournaments = tournaments.exclude(condition)
+    return tournaments
 
 
 def lock_tournament(tournament: Tournament) -> Tournament:
