@@ -10,13 +10,23 @@ from ..services import cashbook
 from ..services.prize_list import CHECKED_IN, PLACES, Counted, counted_players
 
 
+def counted_words(counted: Counted) -> str:
+    """Who the fees are counted from, in the words of the budget and the prize list alike:
+    "60 players checked in", "12 players registered" or "100 places"."""
+    players, basis = counted
+    if basis == PLACES:
+        return count(players, "place")
+    return f"{count(players, 'player')} " + ("checked in" if basis == CHECKED_IN else "registered")
+
+
 def budget_context(
     tournament: Tournament, prizes_cents: int, counted: Counted | None = None
 ) -> dict:
     """The prizes against the entry fees, for `_budget.html`: before the door opens, those
     of the players registered, or of a full event (`counted_players`); once players arrive,
     those the cash book holds and those still owed, so a comped player counts nothing."""
-    players, basis = counted_players(tournament) if counted is None else counted
+    counted = counted_players(tournament) if counted is None else counted
+    players, basis = counted
     fees = cashbook.fees(tournament) if basis == CHECKED_IN else None
     money_in = fees.due_cents if fees else players * cashbook.fee_cents(tournament)
     budget = prize_budget(money_in, prizes_cents, tournament.prize_share_percent)
@@ -28,8 +38,8 @@ def budget_context(
         shown |= {"taken": money(fees.taken_cents), "owed": money(fees.owed_cents)}
     return {
         "budget": budget,
-        "budget_players": players,
-        "budget_basis": basis,
+        "budget_counted": counted_words(counted),
+        "budget_planned_full": basis == PLACES,
         "budget_fees": fees,
         "budget_money": shown,
     }
@@ -50,13 +60,7 @@ def list_line(
         if c.scope == "pod":
             per_pod[c.stage_kind] += sum(c.amounts_cents)
     once = sum(sum(c.amounts_cents) for c in categories if c.scope != "pod")
-    players, basis = counted
-    who = (
-        count(players, "place")
-        if basis == PLACES
-        else f"{count(players, 'player')} "
-        + ("checked in" if basis == CHECKED_IN else "registered")
-    )
+    who = counted_words(counted)
     pods_words = []
     for kind, name in ((QUALIFYING, "qualifying"), (SEMI_FINAL, "semi-final")):
         if kind == SEMI_FINAL and not per_pod[SEMI_FINAL]:
