@@ -369,6 +369,15 @@ def test_only_staff_accounts_can_be_assigned(tournament, drawn, org, admin_user)
     assert not drawn.pods.get(number=1).staff.exists()
 
 
+@pytest.mark.parametrize("pk", [2**63, 2**70, -(2**64)])
+def test_an_id_too_large_for_the_database_is_an_unknown_choice(tournament, drawn, org, pk):
+    """The bad-input fuzzer posted such an id: on SQLite the page answered 500."""
+    response = org.post(url("stage-staff", tournament, 1), {"staff": [str(pk)]}, follow=True)
+    assert response.status_code == 200
+    assert "not one of the available choices" in text(response)
+    assert not drawn.pods.get(number=1).staff.exists()
+
+
 def test_unknown_pod_is_404(tournament, drawn, org):
     assert org.post(url("stage-staff", tournament, 9), {}).status_code == 404
 

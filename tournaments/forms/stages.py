@@ -9,6 +9,7 @@ a seat) from data it has already loaded, so it needs no query per pod.
 from django import forms
 from django.contrib.auth import get_user_model
 
+from ..foundation.text import whole_number
 from ..models import Player, Role
 
 # Seeds are stored in a signed 64-bit column; draw codes have 62 bits.
@@ -83,10 +84,25 @@ class LeaveForm(PlayerChoiceForm):
     pass
 
 
+class AccountsField(forms.ModelMultipleChoiceField):
+    """Refuses anything but an id of up to 18 digits as an unknown choice before it reaches
+    the database. SQLite (the venue laptop's) cannot bind an id past a signed 64-bit integer
+    in the IN list the field queries, and the page answered 500; Django guards an exact
+    lookup, not `__in`."""
+
+    def _check_values(self, value):
+        for pk in value:
+            if whole_number(str(pk)) is None:  # up to 18 digits: inside the column's range
+                raise forms.ValidationError(
+                    self.error_messages["invalid_choice"],
+                    code="invalid_choice",
+                    params={"value": pk},
+                )
+        return super()._check_values(value)
+
+
 class StaffForm(forms.Form):
-    staff = forms.ModelMultipleChoiceField(
-        queryset=None, required=False, widget=forms.CheckboxSelectMultiple
-    )
+    staff = AccountsField(queryset=None, required=False, widget=forms.CheckboxSelectMultiple)
 
     def __init__(self, *args, tournament, **kwargs):
         super().__init__(*args, **kwargs)
