@@ -1,7 +1,10 @@
 """The shipped presets live in the database exactly as the engine defines them."""
 
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from scoring.rules import PRESETS, RuleSet
 from tests.support.factories import OrganiserFactory
@@ -106,7 +109,7 @@ def test_a_new_tournament_is_refused_too(organiser, client_for):
     data = {
         "name": "Spring Fling",
         "charity": "Food bank",
-        "date": "2027-04-10",
+        "date": (timezone.localdate() + timedelta(days=140)).isoformat(),
         "venue": "Elks Lodge",
         "entry_fee": "20.00",
         "capacity": "96",

@@ -1,9 +1,11 @@
 """Each role sees and may do only its own part, on GET and on POST."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.support.factories import OrganiserFactory, TournamentFactory, UserFactory
 from tournaments.models import AuditEntry, Player, Tournament, TournamentRole
@@ -89,27 +91,47 @@ def test_only_organisers_create_tournaments(client_for, staff_user):
     assert client.post(reverse("tournament-create"), {"name": "Mine"}).status_code == 403
 
 
-def test_organiser_creates_tournament_and_becomes_its_organiser(organiser, client_for):
+def new_tournament(day) -> dict:
     from tournaments.models import RulePreset
 
-    client = client_for(organiser)
-    response = client.post(
-        reverse("tournament-create"),
-        {
-            "name": "Spring  Fling Bunco",
-            "charity": "Food bank",
-            "date": "2027-04-10",
-            "venue": "Elks Lodge",
-            "entry_fee": "20.00",
-            "capacity": "96",
-            "qualifying_sets": "3",
-            "preset": RulePreset.objects.get(slug="mingle").pk,
-        },
-    )
+    return {
+        "name": "Spring  Fling Bunco",
+        "charity": "Food bank",
+        "date": day.isoformat(),
+        "venue": "Elks Lodge",
+        "entry_fee": "20.00",
+        "capacity": "96",
+        "qualifying_sets": "3",
+        "preset": RulePreset.objects.get(slug="mingle").pk,
+    }
+
+
+def test_organiser_creates_tournament_and_becomes_its_organiser(organiser, client_for):
+    day = timezone.localdate() + timedelta(days=140)
+    response = client_for(organiser).post(reverse("tournament-create"), new_tournament(day))
     t = Tournament.objects.get(name="Spring Fling Bunco")
     assert response.status_code == 302 and response.url == t.get_absolute_url()
-    assert t.slug == "spring-fling-bunco-2027"
+    assert t.slug == f"spring-fling-bunco-{day.year}"
     assert TournamentRole.objects.filter(tournament=t, user=organiser, role="organiser").exists()
+
+
+def test_a_new_tournament_on_a_past_date_is_refused_and_today_is_not(organiser, client_for):
+    """A reviewer created an event dated last year by a slip of the year: it was filed
+    among the finished ones. An existing event keeps its date, past or not."""
+    client = client_for(organiser)
+    yesterday = timezone.localdate() - timedelta(days=1)
+    response = client.post(reverse("tournament-create"), new_tournament(yesterday))
+    assert response.status_code == 200
+    assert "has passed: pick today or a later date." in response.content.decode()
+    assert not Tournament.objects.filter(name="Spring Fling Bunco").exists()
+    today = timezone.localdate()
+    assert client.post(reverse("tournament-create"), new_tournament(today)).status_code == 302
+    t = Tournament.objects.get(name="Spring Fling Bunco")
+    Tournament.objects.filter(pk=t.pk).update(date=yesterday)
+    edit = {**new_tournament(yesterday), "name": "Spring Fling Bunco"}
+    assert client.post(reverse("tournament-edit", args=[t.slug]), edit).status_code == 302
+    t.refresh_from_db()
+    assert t.date == yesterday
 
 
 def test_organiser_adds_staff_with_one_time_password_shown_once(tournament, organiser, client_for):

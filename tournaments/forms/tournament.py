@@ -1,5 +1,7 @@
 from django import forms
 from django.db.models import Q
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.text import slugify
 
 from scoring.rules import RuleError
@@ -67,6 +69,8 @@ class TournamentForm(forms.ModelForm):
         if self.instance.pk:
             presets = presets | RulePreset.objects.filter(pk=self.instance.preset_id)
         self.fields["preset"].queryset = presets.distinct()
+        if not self.instance.pk:  # the date picker offers no past night (clean_date says why)
+            self.fields["date"].widget.attrs["min"] = timezone.localdate().isoformat()
         # Left out (an older form, a script), the advancement settings keep their defaults.
         for name in CUT_FIELDS + (
             "semi_final_sets",
@@ -108,6 +112,17 @@ class TournamentForm(forms.ModelForm):
 
     def clean_offer_hours(self):
         return self._default("offer_hours")
+
+    def clean_date(self):
+        """A new tournament is for a night to come: a past date is almost always a slip of
+        the year, and would file the event among the finished ones. An existing one keeps
+        its date, past or not."""
+        day = self.cleaned_data["date"]
+        if not self.instance.pk and day < timezone.localdate():
+            raise forms.ValidationError(
+                f"{date_format(day, 'l j F Y')} has passed: pick today or a later date."
+            )
+        return day
 
     def clean_name(self):
         name = " ".join(self.cleaned_data["name"].split())
