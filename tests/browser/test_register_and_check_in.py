@@ -64,6 +64,25 @@ def test_visitor_registers_and_organiser_checks_them_in(page, tournament, organi
     expect(page.locator("#checkin-q")).to_have_value("bellw")
     expect(page.locator(".checkin-row", has_text="Rosa Bellweather")).to_contain_text("Checked in")
 
+    # Undo asks first, naming the player: cancelled, nothing changes; confirmed, it is undone.
+    row = page.locator(".checkin-row", has_text="Rosa Bellweather")
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    row.get_by_role("button", name="Undo").click()
+    expect(row.get_by_role("button", name="Undo")).to_be_visible()
+    assert asked == [
+        "Undo Rosa Bellweather's check-in? They will show as not arrived until checked in again."
+    ]
+    assert checked_in_count(page) == 2
+    player.refresh_from_db()
+    assert player.checked_in_at is not None
+    page.once("dialog", lambda dialog: dialog.accept())
+    row.get_by_role("button", name="Undo").click()
+    expect(row.get_by_role("button", name="Check in")).to_be_visible()
+    expect(page.locator("#count-checked-in")).to_have_text("1")
+    player.refresh_from_db()
+    assert player.checked_in_at is None
+
 
 def test_check_in_and_walk_in_on_a_phone(phone_page, tournament, organiser):
     from playwright.sync_api import expect
