@@ -447,6 +447,37 @@ def test_leaving_player_is_replaced_by_a_ghost(tournament, drawn, org):
     assert f'<option value="{leaver.pk}">{leaver.name} ({leaver.code})</option>' in page
 
 
+def test_the_pod_counts_follow_a_leaver_from_the_round_they_leave(
+    tournament, drawn, organiser, org
+):
+    """Reviewers saw a player leave during round 1 while pod 1 still counted 11 players and
+    1 ghost: the counts described round 1. They now count the pod as the changes leave it,
+    and say from which round."""
+    round_service.start_next_round(drawn, actor=organiser)
+    first = drawn.rounds.get(number=1)
+    before = seats(first)
+    key = next(
+        k
+        for k, token in before.items()
+        if k[0] == 1 and token > 0 and before[(k[0], k[1], (k[2] + 1) % 4 + 1)] > 0
+    )
+    org.post(url("stage-leave", tournament), {"player": before[key]})
+    late = PlayerFactory(tournament=tournament)
+    org.post(url("stage-join", tournament), {"player": late.pk, "pod": drawn.pods.get(number=2).pk})
+    page = org.get(url("stage-control", tournament)).content.decode()
+
+    def counts(pod):
+        row = page.split(f'id="pod-{pod}"')[1].split("</tr>")[0]
+        players = re.search(r"data-players>(\d+)(.*?)</td>", row, re.S)
+        ghosts = re.search(r"data-ghosts>(\d+)</td>", row)
+        return int(players[1]), int(ghosts[1]), "from round 2" in players[2]
+
+    assert counts(1) == (10, 2, True)  # 11 players and a ghost in round 1
+    assert counts(2) == (12, 0, True)
+    totals = re.sub(r"<[^>]+>", "", page)
+    assert "22 players in 2 pods, 2 ghost seats (from round 2, with the changes below)." in totals
+
+
 def test_leaving_player_without_a_seat_is_refused(tournament, drawn, org):
     stranger = PlayerFactory(tournament=tournament)
     page = text(org.post(url("stage-leave", tournament), {"player": stranger.pk}, follow=True))

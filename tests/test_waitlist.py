@@ -153,6 +153,40 @@ def test_walk_in_from_the_waitlist_takes_a_ghost_seat(client_for, tournament, or
     assert AuditEntry.objects.filter(action="stage.player_joined", target_id=str(wendy.pk))
 
 
+def test_the_ghost_seat_button_shows_only_while_a_ghost_seat_is_free(
+    client_for, tournament, organiser
+):
+    """The page offered "Here now: check in to a ghost seat" with every seat taken, and the
+    tap was refused. It now says how many ghost seats are free, from which round, as the
+    stage page counts them, and offers the button only while one is."""
+    from tournaments.services.stages import player_leaves
+
+    tournament.capacity = 10
+    tournament.save()
+    checked_in(tournament, 10)
+    wendy, xena, yola = wait(tournament, "Wendy", "Xena", "Yola")
+    stage = drawn_stage(tournament, organiser, players=0)  # round 1 open, two ghost seats
+    client = client_for(organiser)
+    page_url = reverse("waitlist", args=[tournament.slug])
+
+    def page():
+        body = client.get(page_url).content.decode()
+        note = re.sub(r"<[^>]+>", "", body.split('id="ghost-seats"')[1].split("</p>")[0])
+        return note, body.count("Here now: check in to a ghost seat")
+
+    note, buttons = page()
+    assert "2 ghost seats free from round 2." in note and buttons == 3
+    for player in (wendy, xena):
+        client.post(reverse("waitlist-seat", args=[tournament.slug, player.pk]))
+    note, buttons = page()
+    assert "No ghost seat is free from round 2: every seat has a player." in note
+    assert "stage page" in note and buttons == 0
+    player_leaves(stage, wendy, actor=organiser)
+    note, buttons = page()
+    assert "1 ghost seat free from round 2." in note and buttons == 1
+    assert yola.pk and Player.objects.get(pk=yola.pk).status == Player.Status.WAITLISTED
+
+
 def test_a_place_offered_to_the_waitlist_is_not_given_to_a_walk_in(tournament, organiser):
     """Ann was offered the freed place and has until tomorrow to accept: the desk must not
     give it away meanwhile, and says why the room is full. Once her offer lapses, it may."""

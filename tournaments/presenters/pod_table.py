@@ -19,14 +19,17 @@ class PodRow:
     members: list[Player] = field(default_factory=list)
     staff_ids: set[int] = field(default_factory=set)
     phones: PodPhones | None = None  # when its staff's phones last synced, what they hold
+    # The round a late arrival or a leaver changes the pod from, when that is after the
+    # round shown: the counts then describe that round, as `members` does.
+    changes_from: int | None = None
 
     @property
     def player_seats(self) -> int:
-        return sum(1 for table in self.tables for seat in table if seat.player_id)
+        return len(self.members)
 
     @property
     def ghost_seats(self) -> int:
-        return sum(1 for table in self.tables for seat in table if not seat.player_id)
+        return sum(len(table) for table in self.tables) - len(self.members)
 
     @property
     def hostess_options(self) -> list[Player]:
@@ -80,12 +83,14 @@ def pod_rows(
                 members[change.player_id] = change.player
             else:
                 members.pop(change.player_id, None)
+        later = pending.get(pod.pk, [])
         rows.append(
             PodRow(
                 pod=pod,
                 tables=tables,
                 members=sorted(members.values(), key=lambda p: (p.name, p.pk)),
                 staff_ids={u.pk for u in pod.staff.all()},
+                changes_from=max((c.from_round for c in later), default=None),
             )
         )
     return rows

@@ -11,7 +11,6 @@ The page itself runs a fixed number of queries however many pods and players the
 from __future__ import annotations
 
 from django.contrib import messages
-from django.db.models import Count
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path
@@ -38,12 +37,13 @@ from ..forms.stages import (
 )
 from ..foundation.text import count, whole_number
 from ..mixins.stages import StageActionView, StagePermissionMixin, latest_stage
-from ..models import Draw, RosterChange, Round, Seat, Stage
+from ..models import Draw, RosterChange, Round, Stage
 from ..permissions import permissions_of
 from ..presenters.pod_table import pod_rows, unseated_players
 from ..rules.draws import pods_subject
 from ..services import draws as draw_service
 from ..services import stages as stage_service
+from ..services.ghost_seats import seat_count
 from ..services.stage_end import end_stage_early
 from ..services.tournaments import counts
 
@@ -137,9 +137,7 @@ class StageControlView(StagePermissionMixin, TemplateView):
         synced = pod_phones(stage)
         for row in rows:
             row.phones = synced.get(row.pod.pk)
-        seats = Seat.objects.filter(round=shown).aggregate(
-            players=Count("player"), every=Count("pk")
-        )
+        totals = seat_count(shown, changes)
         source = draw_service.code_source(tournament, pods_subject(stage.kind), stage.seed)
         leavers = sorted(
             ((p, row.pod) for row in rows for p in row.members), key=lambda x: (x[0].name, x[0].pk)
@@ -161,8 +159,9 @@ class StageControlView(StagePermissionMixin, TemplateView):
             unseated=unseated_players(tournament, shown, changes),
             leavers=leavers,
             changes=changes,
-            total_players=seats["players"],
-            total_ghosts=seats["every"] - seats["players"],
+            total_players=totals.players,
+            total_ghosts=totals.ghosts,
+            totals_from=totals.changes_from,
             code_origin=draw_service.origin_words(source),
             practice_draw=source == Draw.Source.PRACTICE,
         )

@@ -17,6 +17,7 @@ from ..forms.search import SearchForm
 from ..models import Stage
 from ..permissions import TournamentPermissionMixin
 from ..services import parties, waitlist
+from ..services.ghost_seats import free_ghost_seats
 from ..services.registration import active_players
 
 
@@ -43,9 +44,13 @@ class WaitlistView(TournamentPermissionMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         waiting = list(waitlist.queue(self.tournament).select_related("party"))
+        stage = drawn_stage(self.tournament)
+        ghosts, from_round = free_ghost_seats(stage) if stage and waiting else (0, None)
         return super().get_context_data(
             waiting=waiting,
-            stage=drawn_stage(self.tournament),
+            stage=stage,
+            ghosts_free=ghosts,
+            ghosts_from=from_round,
             registered=active_players(self.tournament).count(),
             **kwargs,
         )
