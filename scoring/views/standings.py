@@ -36,13 +36,15 @@ from tournaments.permissions import (
 EXPORT = "registrations.view"
 
 # Column headers that sort: (key, label, shown only with snake eyes).
+# (key, heading, heading on a phone, a snake-eyes column): short headings keep the table
+# inside a 390 px screen, where it scrolled sideways and hid the card column.
 COLUMNS = [
-    ("pod", "Pod", False),
-    ("wins", "Wins", False),
-    ("losses", "Losses", False),
-    ("buncos", "Buncos", False),
-    ("minis", "Minis", False),
-    ("snake_eyes", "Snake eyes", True),
+    ("pod", "Pod", "Pod", False),
+    ("wins", "Wins", "W", False),
+    ("losses", "Losses", "L", False),
+    ("buncos", "Buncos", "B", False),
+    ("minis", "Minis", "M", False),
+    ("snake_eyes", "Snake eyes", "SE", True),
 ]
 
 
@@ -102,8 +104,8 @@ class StandingsView(TournamentPermissionMixin, StandingsAccessMixin, View):
                 ],
                 snake_eyes=snake_eyes,
                 columns=[
-                    (key, label, link(sort=key))
-                    for key, label, snake in COLUMNS
+                    (key, label, short, link(sort=key))
+                    for key, label, short, snake in COLUMNS
                     if snake_eyes or not snake
                 ],
                 name_sort_url=link(sort="name"),

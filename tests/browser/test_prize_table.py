@@ -140,3 +140,14 @@ def test_prize_table_on_a_phone(phone_page, monkeypatch):
     expect(region).to_contain_text("Maximiliana Featherstonehaugh")
     assert region.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
     page.screenshot(path=SCREENSHOTS.format("phone-results"), full_page=False)
+    # The draws' list and the standings fit too (both scrolled sideways at 390 px): each
+    # draw a card of labelled lines, the standings with short headings.
+    draws = page.locator("#draws .table-responsive")
+    expect(draws.locator("td[data-label='Draw code']").first).to_be_visible()
+    assert draws.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
+    for stage in ("qualifying", "semi_final"):
+        page.goto(reverse("standings", args=[tournament.slug]) + f"?stage={stage}")
+        standings = page.locator("#standings").locator("xpath=..")
+        expect(page.locator("#standings thead")).to_contain_text("Minis")
+        assert standings.evaluate("el => el.scrollWidth <= el.clientWidth + 1"), stage
+    page.screenshot(path=SCREENSHOTS.format("phone-standings"), full_page=False)
