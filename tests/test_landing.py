@@ -65,6 +65,26 @@ def test_tonights_event_wins_over_last_months():
     assert current_events([last], today) == [last]
 
 
+def test_an_event_finished_earlier_today_gives_way_to_the_one_still_running(client_for):
+    """A reviewer signing in on the demo was asked to choose between tonight's event and one
+    already played to the end (every prize paid). The running one is where the work is; the
+    finished one stays on the home page's list."""
+    finished = rehearse(players=24, preset="mesquite", seed=3).tournament
+    assert step_of(finished).phase == Phase.DONE
+    organiser = finished.created_by
+    tonight = TournamentFactory(name="Tonight's Bunco", date=finished.date)
+    grant(tonight, organiser, "organiser")
+    client = client_for(organiser)
+    assert client.get(reverse("landing"))["Location"] == url("tournament-dashboard", tonight)
+    # Two events still running: the chooser lists both, not the finished one.
+    later = TournamentFactory(name="Late Bunco", date=finished.date)
+    grant(later, organiser, "organiser")
+    page = text(client.get(reverse("landing")))
+    assert "Tonight's Bunco" in page and "Late Bunco" in page
+    assert finished.name not in page
+    assert finished.name in text(client.get(reverse("home")))
+
+
 def test_the_organiser_lands_on_the_dashboard_with_the_round_in_play(
     tournament, organiser, client_for
 ):

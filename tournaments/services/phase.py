@@ -12,7 +12,7 @@ from datetime import date
 from django.db.models import Count
 
 from scoring.models import CardEntry, TableResult
-from tournaments.rules.phases import EventFacts, NextStep, StageFacts, next_step
+from tournaments.rules.phases import EventFacts, NextStep, Phase, StageFacts, next_step
 
 from ..models import (
     FinalTable,
@@ -141,4 +141,9 @@ def landings(user, today: date) -> list[Landing]:
             if role is None or ROLE_ORDER.index(row.role) < ROLE_ORDER.index(role):
                 held[row.tournament_id] = (row.tournament, row.role)
     events = current_events([t for t, _ in held.values()], today)
+    if len(events) > 1:
+        # An event played to the end earlier today (every prize paid) gives way to one still
+        # running: the chooser listed both, and the finished one first by name. It stays on
+        # the home page's list of the user's tournaments.
+        events = [t for t in events if step_of(t).phase != Phase.DONE] or events
     return [Landing(t, held[t.pk][1], landing_page(held[t.pk][1], t)) for t in events]

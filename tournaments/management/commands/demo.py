@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
 from scoring.services import rounds
 from tournaments.models import Player, Tournament, TournamentRole, UserProfile
@@ -59,6 +60,7 @@ class Command(BaseCommand):
             name="Demo Pink Bunco Night",
             charity="Breast cancer research",
             venue="Community Center Ballroom",
+            date=timezone.localdate(),  # being played now
             # Full: the rehearsal's last registrant waits on the waitlist for a freed place.
             capacity=players + no_shows,
         )
@@ -93,6 +95,9 @@ class Command(BaseCommand):
             name="Demo Mesquite Night (finished)",
             charity="Children's hospital",
             standings_public=True,
+            # Played to the end just now: dated today, as its payouts and cash book are timed
+            # (the rehearsal dates a new event a week ahead, where these read as impossible).
+            date=timezone.localdate(),
         )
         for username, role in (("staff", "staff"), ("admin", "admin")):
             TournamentRole.objects.create(tournament=finished, user=accounts[username], role=role)
