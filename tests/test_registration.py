@@ -191,3 +191,23 @@ def test_the_form_and_the_home_list_read_one_rule(state, said, tournament, organ
     assert online_closed_reason(tournament) == said
     listed = taking_registrations(Tournament.objects.all())
     assert listed.filter(pk=tournament.pk).exists() == (said == "")
+
+
+def test_the_dashboard_says_registration_closed_once_the_pods_are_drawn(
+    tournament, organiser, client_for
+):
+    """A reviewer read "Registration is open" and a "Close registration" button on the
+    dashboard of the mid-game and the finished demo events, whose public form said closed."""
+    client = client_for(organiser)
+    dashboard = reverse("tournament-dashboard", args=[tournament.slug])
+
+    def switch():
+        page = client.get(dashboard).content.decode()
+        return page.split('id="switch-registration"')[1].split('<div class="col-md-6">')[0]
+
+    assert "open</span>" in switch() and "Close registration" in switch()
+    checked_in(tournament, 12)
+    draw_qualifying(tournament, actor=organiser)
+    card = switch()
+    assert "closed</span>" in card and "Close registration" not in card
+    assert "Registration closed when the games began: the pods are drawn." in card

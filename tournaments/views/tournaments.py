@@ -12,6 +12,7 @@ from ..permissions import OrganiserRequiredMixin, TournamentPermissionMixin, has
 from ..services import mail
 from ..services import tournaments as service
 from ..services.phase import step_of
+from ..services.registration import online_closed_reason
 
 
 class TournamentCreateView(OrganiserRequiredMixin, CreateView):
@@ -66,8 +67,17 @@ class DashboardView(TournamentPermissionMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         t = self.tournament
+        # Ticked but closed all the same (the pods are drawn, the closing time has passed):
+        # the switch says so, as the public form does, instead of "open" beside a button.
+        overruled = {"registration": online_closed_reason(t)} if t.registration_open else {}
         switches = [
-            (key, getattr(t, field), label, SWITCH_WORDS.get(key, DEFAULT_WORDS))
+            (
+                key,
+                getattr(t, field) and not overruled.get(key),
+                label,
+                SWITCH_WORDS.get(key, DEFAULT_WORDS),
+                overruled.get(key, ""),
+            )
             for key, (field, label) in service.SWITCHES.items()
         ]
         # The next step is the organiser's: it links to pages only they may open.
