@@ -458,3 +458,21 @@ def test_query_count_is_the_same_for_10_and_300_players(organiser, client_for):
             )
         )
     assert measured[0] == measured[1]
+
+
+def test_closed_check_in_offers_the_fee_only_to_players_already_here(
+    desk, tournament, carol, others, organiser
+):
+    """Paying at the desk checks a player in, so with check-in closed the server refuses a
+    fee from someone not here yet; a reviewer saw the Cash/Card/Comp buttons offered to a
+    no-show all the same. A player already checked in may still pay late."""
+    from tests.support.events import charging
+
+    charging(tournament)
+    checkin.check_in(others[0], organiser)
+    tournament.check_in_open = False
+    tournament.save()
+    search = desk.get(url("checkin-desk", tournament) + "?q=a").content.decode()
+    assert others[0].name in search and carol.name in search
+    assert url("checkin-pay", tournament, others[0].pk) in search
+    assert url("checkin-pay", tournament, carol.pk) not in search
