@@ -421,6 +421,10 @@ def test_no_ghost_seat_left_is_refused(tournament, organiser, org):
     checked_in(tournament, 12)
     stage_service.draw_qualifying(tournament, actor=organiser)
     late = PlayerFactory(tournament=tournament)
+    # The page says so instead of offering a form the service would refuse.
+    page = text(org.get(url("stage-control", tournament)))
+    assert "No ghost seat is free from round 1: every seat has a player." in page
+    assert url("stage-join", tournament) not in page
     page = text(org.post(url("stage-join", tournament), {"player": late.pk}, follow=True))
     assert "There is no ghost seat in any pod for round 1." in page
 
