@@ -9,7 +9,7 @@ from django.urls import reverse
 from tests.support.events import award_everything, played_without_prizes, rehearsal_organiser
 from tests.support.factories import member
 from tests.support.web import log_in
-from tournaments.models import Payout, Player, PrizeAward
+from tournaments.models import Payout, Player, PrizeAward, PrizeCategory
 from tournaments.services import payouts
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -135,10 +135,22 @@ def test_prize_table_on_a_phone(phone_page, monkeypatch):
     # The public results: every column of the prize winners, the money included, in view
     # without scrolling the table sideways, even beside a long name.
     Player.objects.filter(pk=paid.player_id).update(name="Maximiliana Featherstonehaugh")
+    other = PrizeAward.objects.filter(tournament=tournament).exclude(player=paid.player).first()
+    Player.objects.filter(pk=other.player_id).update(name="Wanda Underwood")
+    PrizeCategory.objects.filter(pk=other.category_id).update(label="Team with Overall Most Buncos")
     page.goto(reverse("results", args=[tournament.slug]))
     region = page.locator("#prize-winners .table-responsive")
     expect(region).to_contain_text("Maximiliana Featherstonehaugh")
     assert region.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
+    # A name that fits its column wraps between words only: "Underwoo" over "d" was.
+    cell = region.locator("td", has_text="Wanda Underwood").first
+    lines = cell.evaluate(
+        """td => { const text = td.firstChild, range = document.createRange();
+        const at = text.textContent.indexOf("Underwood");
+        range.setStart(text, at); range.setEnd(text, at + 9);
+        return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size; }"""
+    )
+    assert lines == 1
     page.screenshot(path=SCREENSHOTS.format("phone-results"), full_page=False)
     # The draws' list and the standings fit too (both scrolled sideways at 390 px): each
     # draw a card of labelled lines, the standings with short headings.
