@@ -160,3 +160,20 @@ def test_my_pods_in_the_semi_final_shows_it_first_and_folds_qualifying(client_fo
     assert semi_at < page.index('id="finished-qualifying"')
     assert "Qualifying · finished</summary>" in folded and "Pod 1" in folded
     assert "<details" not in page[:semi_at]
+
+
+def test_staff_without_a_pod_at_a_finished_event_are_not_sent_to_the_organiser(
+    tournament, staff_user, client_for
+):
+    """A reviewer, as staff of the finished demo event, read "You are not assigned to any pod.
+    Ask the organiser to assign you one." Nothing is left to assign there."""
+    finished = rehearse(players=24, preset="mesquite", seed=3).tournament
+    grant(finished, staff_user, "staff")
+    client = client_for(staff_user)
+    page = text(client.get(url("my-pods", finished)))
+    assert "there is nothing left to record here" in page
+    assert "Ask the organiser" not in page
+    # Mid-game, an unassigned staff member is still told whom to ask.
+    drawn_stage(tournament, tournament.created_by)
+    page = text(client.get(url("my-pods", tournament)))
+    assert "Ask the organiser to assign you one." in page

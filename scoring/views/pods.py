@@ -71,8 +71,11 @@ class MyPodsView(TournamentPermissionMixin, TemplateView):
                     ],
                 }
             )
+        # Every stage played to the end: nothing is left to assign, so the page must not send
+        # staff to the organiser for a pod.
+        over = bool(stages) and all(s.status == Stage.Status.FINISHED for s in stages)
         return super().get_context_data(
-            sections=sections, every_pod=every_pod, drawn=bool(stages), **kwargs
+            sections=sections, every_pod=every_pod, drawn=bool(stages), over=over, **kwargs
         )
 
 
