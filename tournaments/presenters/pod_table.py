@@ -9,6 +9,7 @@ from scoring.services.seating import seating_by_pod
 
 from ..forms.stages import registered_players
 from ..models import Player, Pod, RosterChange, Round, Seat, Stage
+from ..services.ghost_seats import changes_after
 
 
 @dataclass
@@ -47,7 +48,7 @@ def unseated_players(tournament, shown: Round | None, changes: list[RosterChange
     if shown is not None:
         seated = Seat.objects.filter(round=shown, player__isnull=False).values("player")
         players = players.exclude(pk__in=seated)
-    later = [c for c in changes if shown is not None and c.from_round > shown.number]
+    later = changes_after(shown, changes)
     joined = {c.player_id for c in later if c.kind == RosterChange.Kind.JOIN}
     found = [p for p in players if p.pk not in joined]
     found += [
@@ -69,11 +70,9 @@ def pod_rows(
         .prefetch_related("staff")
     )
     seating = seating_by_pod(shown, numbers) if shown is not None else {}
-    # Changes from a later round than the one shown are not in its seats yet.
     pending: dict[int, list[RosterChange]] = {}
-    for change in changes:
-        if shown is not None and change.from_round > shown.number:
-            pending.setdefault(change.pod_id, []).append(change)
+    for change in changes_after(shown, changes):
+        pending.setdefault(change.pod_id, []).append(change)
     rows = []
     for pod in pods:
         tables = seating.get(pod.pk, [])

@@ -23,10 +23,16 @@ class SeatCount:
     changes_from: int | None  # the round the last change after the round shown starts
 
 
+def changes_after(shown: Round | None, changes: list[RosterChange]) -> list[RosterChange]:
+    """The roster changes not in `shown`'s seats yet: those from a later round (a change
+    from the round shown, still pending, was written into its seats at once)."""
+    return [c for c in changes if shown is not None and c.from_round > shown.number]
+
+
 def seat_count(shown: Round | None, changes: list[RosterChange]) -> SeatCount:
     """The seats of `shown` (one query), with the stage's `changes` after it applied."""
     seats = Seat.objects.filter(round=shown).aggregate(players=Count("player"), every=Count("pk"))
-    later = [c for c in changes if shown is not None and c.from_round > shown.number]
+    later = changes_after(shown, changes)
     joins = sum(1 for c in later if c.kind == RosterChange.Kind.JOIN)
     players = seats["players"] + joins - (len(later) - joins)
     return SeatCount(
