@@ -1,6 +1,8 @@
 """Staff pages for table results: my pods, the pod page and the table result form."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.models import RollCredit, TableResult
@@ -301,6 +303,38 @@ def test_a_correction_adds_version_2_and_reseats_the_next_round(
 
     history = staff.get(table_url(tournament, 1, 1, 1)).content.decode()
     assert "Version 1" in history and "Version 2" in history and "Tally sheet misread" in history
+
+
+def test_the_form_shows_the_newest_versions_and_the_rest_on_request(
+    tournament, stage, pod, staff, django_assert_num_queries
+):
+    """A table corrected all night costs the form no more than one corrected once: the
+    newest versions are shown, the older ones one tap away."""
+    url = table_url(tournament, 1, 1, 1)
+
+    def save(version):
+        reason = f"Correction {version}" if version else ""
+        staff.post(url, {"winner": str(version % 2), "base_version": version, "reason": reason})
+
+    save(0)
+    with CaptureQueriesContext(connection) as first:
+        staff.get(url)
+    once = len(first)  # now: the next request empties the connection's query log
+    for version in range(1, 6):
+        save(version)
+    assert TableResult.objects.filter(pod=pod, table=1).count() == 6
+
+    with django_assert_num_queries(once):
+        page = staff.get(url).content.decode()
+    history = page[page.index('id="history"') :]
+    assert [f"Version {n}" in history for n in range(6, 0, -1)] == [True] * 3 + [False] * 3
+    assert "Versions 1 to 3 are not shown." in history
+    assert f'href="{url}?history=all#history"' in history
+
+    whole = staff.get(url, {"history": "all"}).content.decode()
+    whole = whole[whole.index('id="history"') :]
+    assert all(f"Version {n}" in whole for n in range(1, 7)) and "not shown" not in whole
+    assert "Correction 1" in whole
 
 
 def test_a_stale_form_shows_the_other_version_and_saves_nothing(

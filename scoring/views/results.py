@@ -34,6 +34,11 @@ from tournaments.permissions import permissions_of
 
 # --- one table's result -----------------------------------------------------------------------
 
+# Versions of a table's result the form shows unless asked for all: the current one and the
+# ones it replaced most recently are what staff argue about at the table, and the page should
+# cost the same after the night's twentieth correction as after its first.
+HISTORY_SHOWN = 3
+
 
 def result_text(winner: int, points: tuple, tie: bool, note: str | None) -> str:
     """One line for a result: the pair's label, then "won 45–45 (tie, roll-off: 5 vs 3)"."""
@@ -77,18 +82,28 @@ class TableResultView(PodAccessMixin, View):
             .order_by("seat")
         )
 
+    @property
+    def whole_history(self) -> bool:
+        return self.request.GET.get("history") == "all"
+
     @cached_property
     def history(self) -> list[TableResult]:
-        """Every version of the table's result, newest first, with its credits.
+        """The newest versions of the table's result (every one with ?history=all), newest
+        first, with their credits.
 
-        Read only when a page is rendered: a save that goes through redirects without it, and
-        after a long night of corrections it is the heaviest read of the form.
+        Read only when a page is rendered: a save that goes through redirects without it. The
+        current version is always the newest, so it is always among them.
         """
-        return with_credits(
-            TableResult.objects.filter(round=self.round, pod=self.pod, table=self.table).order_by(
-                "-version"
-            )
-        )
+        versions = TableResult.objects.filter(
+            round=self.round, pod=self.pod, table=self.table
+        ).order_by("-version")
+        return with_credits(versions if self.whole_history else versions[:HISTORY_SHOWN])
+
+    @property
+    def earlier_versions(self) -> int:
+        """How many older versions the page leaves out: versions are numbered 1, 2, 3... per
+        table, so the newest one's number counts them all."""
+        return self.history[-1].version - 1 if self.history else 0
 
     @property
     def current(self) -> TableResult | None:
@@ -145,6 +160,8 @@ class TableResultView(PodAccessMixin, View):
             "chosen_winner": form["winner"].value() if form.is_bound else None,
             "current": self.current,
             "history": history,
+            "earlier_versions": self.earlier_versions,
+            "whole_history_url": self.whole_history_url(),
             "conflict": conflict_view,
             "typed": typed,
             "blocked": self.blocked_message(),
@@ -153,6 +170,11 @@ class TableResultView(PodAccessMixin, View):
             "action_url": self.request.get_full_path(),
         }
         return TemplateResponse(self.request, self.template_name, context)
+
+    def whole_history_url(self) -> str:
+        query = self.request.GET.copy()
+        query["history"] = "all"
+        return f"{self.request.path}?{query.urlencode()}#history"
 
     def typed_summary(self, entry: ResultEntry) -> dict:
         names = {s.seat: seat_name(s) for s in self.seats}
