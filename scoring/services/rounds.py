@@ -72,6 +72,12 @@ def current_of(rounds: list[Round]) -> Round | None:
     return closed[-1] if closed else (rounds[0] if rounds else None)
 
 
+def first_pending_of(rounds: list[Round]) -> Round | None:
+    """The first round not started among a stage's rounds already read, in number order:
+    where players can still join or leave."""
+    return next((r for r in rounds if r.status == Round.Status.PENDING), None)
+
+
 def progress(round_: Round) -> list[PodProgress]:
     """Tables reported per pod, in two queries whatever the size of the event."""
     reported = dict(

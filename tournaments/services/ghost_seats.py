@@ -9,11 +9,9 @@ from dataclasses import dataclass
 
 from django.db.models import Count
 
-from scoring.services.rounds import current_round
-from tournaments.foundation.errors import UserFacingError
+from scoring.services.rounds import current_of, first_pending_of
 
 from ..models import RosterChange, Round, Seat, Stage
-from .stages import next_round_for_changes
 
 
 @dataclass(frozen=True)
@@ -43,9 +41,9 @@ def seat_count(shown: Round | None, changes: list[RosterChange]) -> SeatCount:
 def free_ghost_seats(stage: Stage) -> tuple[int, int | None]:
     """Ghost seats a late arrival could take, and from which round; (0, None) once every
     round has started. A handful of queries whatever the size of the stage."""
-    try:
-        upcoming = next_round_for_changes(stage)
-    except UserFacingError:
+    rounds = list(stage.rounds.order_by("number"))
+    upcoming = first_pending_of(rounds)
+    if upcoming is None:
         return 0, None
     changes = list(RosterChange.objects.filter(pod__stage=stage))
-    return seat_count(current_round(stage), changes).ghosts, upcoming.number
+    return seat_count(current_of(rounds), changes).ghosts, upcoming.number

@@ -16,6 +16,7 @@ from django.utils import timezone
 from scoring.rules import RuleSet
 from scoring.rules.seating import SeatingError, draw_pods
 from scoring.rules.table import partner_of
+from scoring.services.rounds import first_pending_of
 from scoring.services.seating import seat_rows, seating_by_pod, token_of
 from tournaments.foundation import audit, changes, locks
 from tournaments.foundation.errors import UserFacingError
@@ -201,7 +202,7 @@ def replay_matches(stage: Stage, seed: int | None = None) -> bool:
 
 def next_round_for_changes(stage: Stage) -> Round:
     """Players can join or leave from the first round that has not started."""
-    round_ = stage.rounds.filter(status=Round.Status.PENDING).order_by("number").first()
+    round_ = first_pending_of(list(stage.rounds.order_by("number")))
     if round_ is None:
         raise UserFacingError("Every round of this stage has started; nobody can join now.")
     return round_
