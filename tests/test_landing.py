@@ -1,6 +1,7 @@
 """After signing in each role lands on its work, and the dashboard says what comes next."""
 
 import datetime
+from collections import Counter
 
 import pytest
 from django.template.loader import render_to_string
@@ -17,7 +18,7 @@ from tests.support.factories import (
 )
 from tests.support.web import sign_in, text, url
 from tournaments.rules.phases import NextStep, Phase
-from tournaments.services import advancement
+from tournaments.services import advancement, phase
 from tournaments.services.phase import current_events, event_facts, step_of
 from tournaments.services.rehearsal import rehearse, settle_roll_offs
 
@@ -109,6 +110,23 @@ def test_an_admin_prints_before_the_draw_and_awards_prizes_after_the_event(admin
     tournament.delete()
     assert landed(admin) == url("prizes", event.tournament)
     assert step_of(event.tournament).phase == Phase.DONE
+
+
+def test_an_admin_choosing_between_events_reads_each_events_phase_once(admin_user, monkeypatch):
+    """Which events are still running and which page an admin lands on both follow the
+    event's phase, a dozen queries each: the landing reads it once per event."""
+    tonight = admin_user.tournament_roles.get().tournament
+    other = TournamentFactory(name="Second room", date=tonight.date)
+    grant(other, admin_user, "admin")
+    asked = Counter()
+    read = phase.step_of
+    monkeypatch.setattr(phase, "step_of", lambda t: asked.update([t.pk]) or read(t))
+    found = phase.landings(admin_user, tonight.date)
+    assert {(landing.tournament, landing.url_name) for landing in found} == {
+        (tonight, "printouts"),
+        (other, "printouts"),
+    }
+    assert asked == {tonight.pk: 1, other.pk: 1}
 
 
 def test_a_finished_event_counts_every_stage_and_prize():

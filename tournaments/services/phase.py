@@ -6,6 +6,7 @@ landing stay as fast on a 200-player night as on a 12-player rehearsal.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
@@ -121,11 +122,12 @@ def current_events(tournaments: list[Tournament], today: date) -> list[Tournamen
     return past[:1]
 
 
-def landing_page(role: str, tournament: Tournament) -> str:
+def landing_page(role: str, step: Callable[[], NextStep]) -> str:
+    """`step` is asked only for an admin, whose page follows the event's phase."""
     if role == Role.ORGANISER:
         return "tournament-dashboard"
     if role == Role.ADMIN:
-        return step_of(tournament).admin_page
+        return step().admin_page
     return "my-pods"
 
 
@@ -141,9 +143,18 @@ def landings(user, today: date) -> list[Landing]:
             if role is None or ROLE_ORDER.index(row.role) < ROLE_ORDER.index(role):
                 held[row.tournament_id] = (row.tournament, row.role)
     events = current_events([t for t, _ in held.values()], today)
+    steps: dict[int, NextStep] = {}  # each event's phase is a dozen queries: read it once
+
+    def step(t: Tournament) -> NextStep:
+        if t.pk not in steps:
+            steps[t.pk] = step_of(t)
+        return steps[t.pk]
+
     if len(events) > 1:
         # An event played to the end earlier today (every prize paid) gives way to one still
         # running: the chooser listed both, and the finished one first by name. It stays on
         # the home page's list of the user's tournaments.
-        events = [t for t in events if step_of(t).phase != Phase.DONE] or events
-    return [Landing(t, held[t.pk][1], landing_page(held[t.pk][1], t)) for t in events]
+        events = [t for t in events if step(t).phase != Phase.DONE] or events
+    return [
+        Landing(t, held[t.pk][1], landing_page(held[t.pk][1], lambda t=t: step(t))) for t in events
+    ]
