@@ -179,6 +179,22 @@ def test_page_with_nobody_checked_in_offers_no_draw(tournament, org):
     assert url("stage-draw", tournament) not in page
 
 
+def test_one_checked_in_player_is_not_offered_a_draw_nor_drawn(tournament, org):
+    """A reviewer was offered the draw with one player at the desk: it would have seated
+    them against a team of two ghosts nobody can roll for."""
+    checked_in(tournament, 1)
+    page = text(org.get(url("stage-control", tournament)))
+    assert "Only 1 player to draw: a draw needs at least 2" in page
+    assert url("checkin-desk", tournament) in page
+    assert url("stage-draw", tournament) not in page
+    for data in ({"spread_groups": "on"}, {"spread_groups": "on", "confirm": "on"}):
+        answer = text(org.post(url("stage-draw", tournament), data, follow=True))
+        assert "Only 1 player to draw" in answer and "Close check-in and draw" not in answer
+    assert not Stage.objects.exists()
+    tournament.refresh_from_db()
+    assert tournament.check_in_open
+
+
 def test_draw_asks_for_confirmation_first(tournament, org):
     checked_in(tournament, 13)
     response = org.post(url("stage-draw", tournament), {"seed": "77", "spread_groups": "on"})

@@ -101,6 +101,24 @@ def ghosts_per_table(tables: int, ghosts: int) -> list[int]:
     return [ghosts // tables + (1 if i >= tables - ghosts % tables else 0) for i in range(tables)]
 
 
+# A ghost's partner takes its rolls, so every team at a table needs a player: one player
+# alone would face a team of two ghosts that nobody can roll for.
+FEWEST_TO_DRAW = 2
+
+
+def draw_refusal(players: int) -> str:
+    """Why a draw of this many players cannot be played, or "" when it can. The engine
+    itself still seats any count, so that a draw stored before this rule replays as made."""
+    if players <= 0:
+        return "There are no players to draw."
+    if players < FEWEST_TO_DRAW:
+        return (
+            f"Only {players} player to draw: a draw needs at least {FEWEST_TO_DRAW}, "
+            "since each team at a table needs a player to roll for it."
+        )
+    return ""
+
+
 def _check(n: int, pod_size: int) -> None:
     if isinstance(pod_size, bool) or not isinstance(pod_size, int) or pod_size < 4:
         raise SeatingError("A pod holds at least one table of four.")

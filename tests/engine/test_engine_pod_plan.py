@@ -13,7 +13,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.rules.pods import PodPlan, plan_pods, pod_sizes
+from scoring.rules.pods import PodPlan, draw_refusal, plan_pods, pod_sizes
 from scoring.rules.seating import MOVEMENT_STYLES, draw_pods, next_seating
 
 EVERY_COUNT = range(1, 601)
@@ -176,3 +176,13 @@ def test_draw_pods_1_replays_exactly():
     ]
     forty = draw_pods(list(range(40)), random.Random(1), split="even")
     assert [len(pod) for pod in forty] == [3] * 4  # 12 tables where 10 would do
+
+
+def test_a_draw_needs_a_player_for_every_team():
+    """One player would face a team of two ghosts: the draw is refused, from two up it is
+    played (two players each rolling for a ghost partner)."""
+    assert draw_refusal(0) == "There are no players to draw."
+    assert draw_refusal(1).startswith("Only 1 player to draw: a draw needs at least 2")
+    assert [draw_refusal(n) for n in (2, 3, 5, 600)] == [""] * 4
+    table = draw_pods([1, 2], random.Random(0))[0][0]
+    assert all(table[seat] is not None or table[(seat + 2) % 4] is not None for seat in (0, 1))

@@ -14,6 +14,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from scoring.rules import RuleSet
+from scoring.rules.pods import draw_refusal
 from scoring.rules.seating import SeatingError, draw_pods
 from scoring.rules.table import partner_of
 from scoring.services.rounds import first_pending_of
@@ -103,8 +104,8 @@ def draw_stage(
     )
     if tournament.stages.filter(kind=kind).exists():
         raise UserFacingError(f"The {Stage.Kind(kind).label.lower()} pods are already drawn.")
-    if not player_ids:
-        raise UserFacingError("There are no players to draw.")
+    if refusal := draw_refusal(len(player_ids)):
+        raise UserFacingError(refusal)
     seed = draws.next_seed(tournament, pods_subject(kind), actor=actor, seed=seed)
     draw_input = {
         "algorithm": DRAW_ALGORITHM,

@@ -16,7 +16,7 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.views.generic import TemplateView, View
 
-from scoring.rules.pods import PodPlan
+from scoring.rules.pods import PodPlan, draw_refusal
 from scoring.rules.ruleset import MOVEMENT_LABELS, TIE_BREAK_LABELS
 from scoring.services import rounds as round_service
 from scoring.services.phones import pod_phones
@@ -120,6 +120,7 @@ class StageControlView(StagePermissionMixin, TemplateView):
             tally = counts(tournament)
             context["counts"] = tally
             context["plan"] = draw_plan(tally.checked_in)
+            context["draw_refusal"] = draw_refusal(tally.checked_in)
             context["draw_form"] = DrawForm()
             return context
 
@@ -253,11 +254,15 @@ class DrawView(StagePermissionMixin, View):
             return redirect(self.page_url())
         data = form.cleaned_data
         if not data["confirm"]:
+            checked_in = counts(self.tournament).checked_in
+            if refusal := draw_refusal(checked_in):
+                messages.error(request, refusal)
+                return redirect(self.page_url())
             context = {
                 "tournament": self.tournament,
                 "perms_here": permissions_of(request.user, self.tournament),
                 "form": form,
-                "plan": draw_plan(counts(self.tournament).checked_in),
+                "plan": draw_plan(checked_in),
                 "already_drawn": self.tournament.stages.filter(kind=Stage.Kind.QUALIFYING).exists(),
             }
             return TemplateResponse(request, CONFIRM_TEMPLATE, context)
