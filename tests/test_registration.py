@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.support.factories import PlayerFactory, checked_in, member
+from tests.support.factories import PlayerFactory, TournamentFactory, checked_in, member
 from tournaments.models import AuditEntry, Player, Tournament
 from tournaments.services.registration import online_closed_reason, taking_registrations
 from tournaments.services.stages import draw_qualifying
@@ -99,6 +99,31 @@ def test_the_public_form_closes_when_the_pods_are_drawn(client, tournament, orga
         reverse("register", args=[tournament.slug])
         not in client.get(reverse("home")).content.decode()
     )
+
+
+def test_the_home_page_sends_players_at_tonights_event_to_the_seat_finder(
+    client, tournament, organiser, django_assert_max_num_queries
+):
+    """A reviewer at the venue opened the site on a phone once the pods were drawn and found
+    only "No tournament is taking registrations right now": nothing led to a seat."""
+    seat_finder = reverse("seat-finder", args=[tournament.slug])
+    checked_in(tournament, 12)
+    assert seat_finder not in client.get(reverse("home")).content.decode()  # a month away
+    tournament.date = timezone.localdate()
+    tournament.save(update_fields=["date"])
+    page = client.get(reverse("home")).content.decode()
+    assert page.count(seat_finder) == 1 and 'id="tonight"' not in page  # still registering
+    draw_qualifying(tournament, actor=organiser)
+    with django_assert_max_num_queries(3):
+        page = client.get(reverse("home")).content.decode()
+    tonight = page[page.index('id="tonight"') :]
+    assert tournament.name in tonight and f'href="{seat_finder}">Find your seat</a>' in tonight
+    assert reverse("register", args=[tournament.slug]) not in page
+    assert "No tournament is taking registrations right now." in page
+    TournamentFactory(name="Next month", organiser=organiser)
+    page = client.get(reverse("home")).content.decode()
+    tonight = page[page.index('id="tonight"') : page.index("</section>")]
+    assert tournament.name in tonight and "Next month" not in tonight
 
 
 def test_duplicate_email_refused_case_insensitively(client, tournament):

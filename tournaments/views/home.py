@@ -9,8 +9,8 @@ from ..services.registration import taking_registrations
 
 
 class HomeView(TemplateView):
-    """Open registrations for visitors; each signed-in person's own tournaments and roles,
-    and the invitations waiting for their answer."""
+    """Tonight's events and open registrations for visitors; each signed-in person's own
+    tournaments and roles, and the invitations waiting for their answer."""
 
     permission = PUBLIC
     template_name = "home.html"
@@ -18,9 +18,17 @@ class HomeView(TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         today = timezone.localdate()
-        context["open_tournaments"] = taking_registrations(
-            Tournament.objects.filter(date__gte=today)
-        ).order_by("date")
+        open_now = list(
+            taking_registrations(Tournament.objects.filter(date__gte=today)).order_by("date")
+        )
+        context["open_tournaments"] = open_now
+        context["today"] = today
+        # Tonight's events the list above no longer shows (drawn, or sign-ups closed): a
+        # player at the venue opens the site to find a seat, not to register.
+        listed = {t.pk for t in open_now}
+        context["tonight"] = [
+            t for t in Tournament.objects.filter(date=today).order_by("name") if t.pk not in listed
+        ]
         user = self.request.user
         if user.is_authenticated:
             mine = (
