@@ -249,6 +249,14 @@ def test_counting_a_box_with_a_difference_closes_it(event, desk, entry):
     alert = page.index('role="alert"')
     assert alert < page.index('id="cash-entries"')
     assert "Nothing was recorded." in page[alert : page.index('id="cash-entries"')]
+    # Paid by card, the same donation needs no box: the form offers none and records it.
+    assert 'value="">No box (paid by card, cheque or online)</option>' in page
+    taken = desk.post(
+        url("cashbook-donation", event),
+        {"amount": "5", "method": "card", "box": "", "key": str(uuid.uuid4())},
+    )
+    assert taken.status_code == 302
+    assert LedgerEntry.objects.get(kind=book.DONATION).box == ""
 
 
 def test_summary_csv_and_pdf_agree_with_the_ledger(

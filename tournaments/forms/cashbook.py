@@ -63,7 +63,12 @@ def _text(label: str, max_length: int, *, required: bool = False, **kw) -> forms
 class DonationForm(KeyedForm):
     amount = AmountField()
     method = forms.ChoiceField(label="Paid by", choices=PAID_METHODS, initial=book.CASH)
-    box = forms.ChoiceField(label="Where", choices=BOX_CHOICES, initial=book.DESK)
+    box = forms.ChoiceField(
+        label="Where",
+        choices=[*BOX_CHOICES, ("", "No box (paid by card, cheque or online)")],
+        initial=book.DESK,
+        required=False,
+    )
     donor = _text("Donor (optional)", 100)
     note = _text("Note (optional)", 300, help_text="e.g. round up")
 

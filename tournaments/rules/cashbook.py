@@ -188,6 +188,15 @@ def expected_cash(entries: Iterable[Entry], box: str, float_cents: int = 0) -> i
     )
 
 
+def box_refusal(method: str, box: str, *, money_in: bool) -> str:
+    """Why an entry cannot be recorded in (or outside) that box, or "". Cash is counted in a
+    box, so cash needs one; money paid by card, cheque or online is in no box's count and may
+    be recorded outside them all (a card donation after the desk's box was counted)."""
+    if method == CASH and not box:
+        return f"Say which box the cash {'went into' if money_in else 'came out of'}."
+    return ""
+
+
 def may_reverse(entry: Entry, entries: Iterable[Entry]) -> str:
     """Why an entry cannot be reversed, or "" when it can."""
     entries = list(entries)

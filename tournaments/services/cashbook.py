@@ -232,23 +232,27 @@ def donate(
     note: str = "",
     key: uuid.UUID | None = None,
 ) -> Outcome:
-    """A donation on top of the fee, at the desk or the prize table ("round up" included)."""
+    """A donation on top of the fee, at the desk or the prize table ("round up" included),
+    or, when not paid in cash, outside the boxes."""
     seen = _first_time(tournament, key, method=method, amount_cents=amount_cents, what="donation")
     if seen is not None:
         return seen
-    locked_box = open_box(tournament, box)
+    if refusal := book.box_refusal(method, box, money_in=True):
+        raise UserFacingError(refusal, field="box")
+    locked_box = open_box(tournament, box) if box else None
     entry = _create(
         key,
         tournament=tournament,
         kind=book.DONATION,
         method=method,
         amount_cents=amount_cents,
-        box=locked_box.key,
+        box=locked_box.key if locked_box else "",
         donor=" ".join(donor.split())[:100],
         note=" ".join(note.split())[:300],
         recorded_by=_actor(actor),
     )
-    _record(entry, actor, f"Donation at {locked_box}: {_describe(entry)}")
+    where = f"at {locked_box}" if locked_box else "outside the boxes"
+    _record(entry, actor, f"Donation {where}: {_describe(entry)}")
     changes.bump(tournament.pk)
     return Outcome(entry, True, f"{_describe(entry)} recorded.")
 
@@ -285,8 +289,8 @@ def expense(
     note = " ".join(note.split())[:300]
     if not note:
         raise UserFacingError("Say what the money was spent on.", field="note")
-    if method == book.CASH and not box:
-        raise UserFacingError("Say which box the cash came out of.", field="box")
+    if refusal := book.box_refusal(method, box, money_in=False):
+        raise UserFacingError(refusal, field="box")
     if box:
         box = open_box(tournament, box).key
     entry = _create(
