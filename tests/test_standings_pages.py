@@ -2,6 +2,7 @@
 
 import csv
 import io
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -114,6 +115,37 @@ def test_ranks_are_shared_by_players_level_on_wins_and_buncos(played, client_for
 
 
 # --- who may see them -------------------------------------------------------------------------
+
+
+def test_the_shaded_rows_are_the_players_who_went_on_not_the_top_three(client_for):
+    """The page shaded ranks 1 to 3 of every stage, but nobody goes on by overall rank: the
+    semi-final takes each pod's category leaders, and of the four final seats two are
+    drawn. The rows shaded are the ones the organiser saved."""
+    tournament = rehearse(players=24, preset="mesquite", seed=3).tournament
+    organiser = client_for(organiser_of(tournament))
+    qualifying = Stage.objects.get(tournament=tournament, kind="qualifying")
+    semi = Stage.objects.get(tournament=tournament, kind="semi_final")
+    for stage, saved, words in (
+        (
+            qualifying,
+            {q.player_id for q in qualifying.qualifiers.all()},
+            "through to the semi-final",
+        ),
+        (
+            semi,
+            set(tournament.final.seats.values_list("player_id", flat=True)),
+            "seated at the final table",
+        ),
+    ):
+        page = get_standings(organiser, tournament, stage=stage.kind)
+        rows = page.context["rows"]
+        shaded = {
+            int(pk)
+            for pk in re.findall(r'<tr class="advanced" data-player="(\d+)"', page.content.decode())
+        }
+        assert shaded == saved & {r.row.player.pk for r in rows} and shaded
+        assert shaded != {r.row.player.pk for r in rows if r.rank <= 3}
+        assert f"Shaded: {words}" in page.content.decode()
 
 
 def test_public_only_once_published_and_without_card_details(played, client, client_for):

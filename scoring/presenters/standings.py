@@ -9,6 +9,7 @@ from scoring.rules.cards import PUBLIC_LABELS, STATUS_LABELS, Status
 from scoring.services.cards import SORT_KEYS, StandingRow, load_stage, standings
 from tournaments.foundation import changes
 from tournaments.foundation.csv_files import neutralise
+from tournaments.models import FinalSeat, Qualifier, Stage
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,34 @@ class Ranked:
     @property
     def public_label(self) -> str:
         return PUBLIC_LABELS[self.verified]
+
+
+@dataclass(frozen=True)
+class Advanced:
+    """Who took a place in the next stage from this one, and what to call it."""
+
+    players: frozenset[int]
+    words: str  # the legend under the table
+    badge: str  # beside each name
+
+
+def advanced_from(stage: Stage) -> Advanced:
+    """The players the organiser saved as going on from `stage` (one query): its qualifiers,
+    or for the semi-final the final table's seats. Never guessed from the ranks: places go to
+    each pod's category leaders and roll-offs, and two final seats are drawn."""
+    if stage.kind == Stage.Kind.SEMI_FINAL:
+        seats = FinalSeat.objects.filter(final__semi_stage=stage)
+        return Advanced(
+            frozenset(seats.values_list("player_id", flat=True)),
+            "Seated at the final table",
+            "final table",
+        )
+    qualifiers = Qualifier.objects.filter(from_stage=stage)
+    return Advanced(
+        frozenset(qualifiers.values_list("player_id", flat=True)),
+        "Through to the semi-final",
+        "semi-final",
+    )
 
 
 def shared_standings(stage) -> list[StandingRow]:

@@ -18,6 +18,7 @@ from scoring.mixins import StandingsAccessMixin
 from scoring.presenters.stages import pick_stage, stages_newest_first
 from scoring.presenters.standings import (
     Ranked,
+    advanced_from,
     cards_csv_rows,
     ranks,
     shared_standings,
@@ -103,6 +104,7 @@ class StandingsView(TournamentPermissionMixin, StandingsAccessMixin, View):
                     for s in stages
                 ],
                 snake_eyes=snake_eyes,
+                advanced=advanced_from(stage),
                 columns=[
                     (key, label, short, link(sort=key))
                     for key, label, short, snake in COLUMNS
