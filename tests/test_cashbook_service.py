@@ -121,17 +121,22 @@ def test_a_closed_box_refuses_entries(event, players, organiser):
     assert box.difference_cents == -5_00 and box.closed_by == organiser
     with pytest.raises(UserFacingError, match="closed"):
         cashbook.pay_fee(players[1], method=book.CASH, actor=organiser)
+    # A late fee paid by card or comped moves no cash: it is recorded outside the box.
+    late = cashbook.pay_fee(players[2], method=book.CARD, actor=organiser).entry
+    comped = cashbook.pay_fee(players[3], method=book.COMPED, reason="Volunteer", actor=organiser)
+    assert (late.box, comped.entry.box) == ("", "")
+    assert cash_boxes.expected_cash(event, book.DESK) == 70_00
     with pytest.raises(UserFacingError, match="closed"):
         cashbook.donate(event, amount_cents=1, method=book.CARD, box=book.DESK, actor=organiser)
     with pytest.raises(UserFacingError, match="closed"):
         cash_boxes.close_box(event, book.DESK, {}, reason="again", actor=organiser)
-    assert LedgerEntry.objects.count() == 1
+    assert LedgerEntry.objects.count() == 3
     assert AuditEntry.objects.filter(action="cashbook.box_closed").count() == 1
     # A mistake found after the count is still put right, outside the counted box.
-    fee = LedgerEntry.objects.get()
+    fee = LedgerEntry.objects.get(box=book.DESK)
     made = cashbook.reverse(fee, actor=organiser, reason="Paid twice").entry
     assert made.box == "" and "after the desk was counted" in made.note
-    assert cashbook.totals(event).fees_cents == 0
+    assert cashbook.totals(event).fees_cents == late.amount_cents
     assert cash_boxes.expected_cash(event, book.DESK) == 70_00  # the count stands
     # The prize table's box is still open.
     cashbook.donate(event, amount_cents=1, method=book.CASH, box=book.PRIZE_TABLE, actor=organiser)

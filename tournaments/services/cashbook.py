@@ -171,7 +171,10 @@ def pay_fee(
     amount = 0 if method == book.COMPED else fee_cents(locked.tournament)
     if method != book.COMPED and amount == 0:
         raise UserFacingError("This tournament charges no entry fee.")
-    box = open_box(locked.tournament, book.DESK)
+    if method == book.CASH:
+        box = open_box(locked.tournament, book.DESK).key
+    else:
+        box = _box_unless_counted(locked.tournament, book.DESK)
     if check_in and locked.checked_in_at is None:
         checkin.check_in(locked, actor)
     entry = _create(
@@ -180,7 +183,7 @@ def pay_fee(
         kind=book.FEE,
         method=method,
         amount_cents=amount,
-        box=box.key,
+        box=box,
         note=reason if method == book.COMPED else "",
         player=locked,
         recorded_by=_actor(actor),
@@ -369,10 +372,11 @@ def reverse(entry: LedgerEntry, *, actor, reason: str) -> Outcome:
     return Outcome(made, True, f"{_describe(entry)} reversed.")
 
 
-def _box_for_correction(tournament: Tournament, key: str) -> str:
-    """Where a reversal goes: the entry's box while it is open. Once the box was counted the
-    count stands, and the correction is recorded outside any box, so the charity's totals
-    are still put right (a payment voided after the count, a fee found to be a mistake)."""
+def _box_unless_counted(tournament: Tournament, key: str) -> str:
+    """Where an entry that moves no cash through a box goes: the box while it is open. Once
+    the box was counted the count stands, and the entry is recorded outside any box, so the
+    charity's totals are still right (a payment voided after the count, a fee found to be a
+    mistake, a late fee paid by card or comped)."""
     if not key:
         return ""
     CashBox.objects.get_or_create(tournament=tournament, key=key)
@@ -387,7 +391,7 @@ def _reverse(entry: LedgerEntry, *, actor, reason: str) -> LedgerEntry:
     )
     if problem:
         raise UserFacingError(problem)
-    box = _box_for_correction(entry.tournament, entry.box)
+    box = _box_unless_counted(entry.tournament, entry.box)
     made = _create(
         None,
         tournament=entry.tournament,
