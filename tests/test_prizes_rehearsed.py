@@ -7,10 +7,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.support.events import rehearsal_organiser
 from tests.support.scenarios import event_with_prizes_awarded, module_scenario
 from tests.support.web import url
+from tournaments.foundation.text import money
 from tournaments.models import Payout, PrizeAward, RollOff, Tournament
 from tournaments.services import ledger as ledger_service
 from tournaments.services import payouts, rehearsal
@@ -66,16 +68,66 @@ def test_rehearsal_awards_and_pays_the_mesquite_sheet_and_the_books_balance(rehe
     )
 
 
-def test_every_prize_winner_is_on_the_public_results(tournament, client):
+def public_prize_rows(client, tournament) -> list[str]:
+    """The rows of the public results' prize winners table, its heading row left out."""
     tournament.standings_public = True
     tournament.save()
-    awards = list(tournament.awards.select_related("player", "category"))
-    assert len(awards) > 3
     page = client.get(reverse("results", args=[tournament.slug])).content.decode()
     section = page.split('id="prize-winners"')[1].split("</section>")[0]
+    return [row.split("</tr>")[0] for row in section.split("<tr>")[2:]]
+
+
+def test_every_prize_winner_is_on_the_public_results(tournament, client):
+    awards = list(tournament.awards.select_related("player", "category"))
+    assert len(awards) > 3
+    rows = public_prize_rows(client, tournament)
+    section = "".join(rows)
     for award in awards:
         assert award.category.label in section and award.player.name in section
-    assert section.count("<tr>") == PrizeAward.objects.filter(tournament=tournament).count() + 1
+    # A line per player's prize, and one per team place (its players share it).
+    teams = {
+        (a.category_id, a.place, a.why["note"]["pod"])
+        for a in awards
+        if a.category.scope == "pod_group"
+    }
+    singles = [a for a in awards if a.category.scope != "pod_group"]
+    assert len(rows) == len(singles) + len(teams)
+
+
+def test_a_team_prize_names_its_pod_and_its_players_on_the_public_results(tournament, client):
+    """A team (best pod) prize is stored as one award per player of the pod. The public
+    results listed each share as its own "Overall" winner of a few dollars and never named
+    the team: now each team's place is one line, named "Pod 2 (team)" as on the winners
+    page, with every player of it and the money they share."""
+    team_awards = [
+        a
+        for a in tournament.awards.select_related("player", "category")
+        if a.category.scope == "pod_group"
+    ]
+    categories = {a.category for a in team_awards}
+    assert len(categories) == 2  # Team with Overall Most Buncos, Team with Best Costume
+    rows = public_prize_rows(client, tournament)
+    for category in categories:
+        shares = [a for a in team_awards if a.category == category]
+        pod = shares[0].why["note"]["pod"]
+        (row,) = [r for r in rows if f"<td>{category.label}<" in r]
+        assert f'<div class="small text-muted">Pod {pod} (team)</div>' in row
+        for share in shares:
+            assert share.player.name in row
+        assert f"{len(shares)} players share {money(sum(a.amount_cents for a in shares))}" in row
+
+
+def test_awards_given_again_are_not_on_the_public_results(tournament, client):
+    """Awarding again keeps the earlier awards, stamped superseded: the public results list
+    only the ones in force, as the prize pages do."""
+    award = tournament.awards.select_related("player", "category").get(
+        category__key="wins", scope_group="1"
+    )
+    label = f'<td>{award.category.label}<div class="small text-muted">Pod 1</div>'
+    (row,) = [r for r in public_prize_rows(client, tournament) if label in r]
+    assert award.player.name in row
+    PrizeAward.objects.filter(pk=award.pk).update(superseded_at=timezone.now())
+    assert not [r for r in public_prize_rows(client, tournament) if label in r]
 
 
 def count_queries(client, address) -> int:

@@ -29,6 +29,7 @@ from tournaments.presenters.advancement import (
     roll_off_shown,
 )
 from tournaments.presenters.final_table import final_of, final_shown
+from tournaments.presenters.prizes import stored_pod
 from tournaments.services import advancement as service
 from tournaments.services.draws import draw_report
 from tournaments.services.roll_offs import cut_roll_offs
@@ -111,25 +112,47 @@ class PrizeWinner:
     prize: str
     where: str
     place: str
-    name: str
-    amount: str
+    names: list[str]  # the winner, or every player of the winning team
+    amount: str  # the place's money: for a team, what its players share
+    team: bool = False
 
 
 def prize_winners(tournament) -> list[PrizeWinner]:
-    """Every prize awarded, not only the grand prize: one query."""
-    awards = tournament.awards.select_related("player", "category").order_by(
-        *PrizeAward._meta.ordering
+    """Every prize in force, not only the grand prize: one query.
+
+    A team prize is stored as one award per player of the winning pod (each is paid their
+    share), so listed award by award it read as a dozen "Overall" winners of a few dollars
+    each, the team never named. Here each team's place is one line, named as the winners
+    page names it (`where` with the pod) with its players and the money they share.
+    Superseded awards (the prizes awarded again) are left out, as on every prize page.
+    """
+    awards = (
+        tournament.awards.current()
+        .select_related("player", "category")
+        .order_by(*PrizeAward._meta.ordering)
     )
-    return [
-        PrizeWinner(
-            a.category.label,
-            where(a.scope_group),
-            ordinal(a.place),
-            a.player.name,
-            money(a.amount_cents),
+    lines: dict[tuple, list[PrizeAward]] = {}
+    for a in awards:
+        if a.category.scope == "pod_group":
+            key = (a.category_id, a.scope_group, a.place, stored_pod(a.why))
+        else:
+            key = (a.pk,)
+        lines.setdefault(key, []).append(a)
+    winners = []
+    for key, shares in lines.items():
+        first = shares[0]
+        team = first.category.scope == "pod_group"
+        winners.append(
+            PrizeWinner(
+                first.category.label,
+                where(first.scope_group, key[3] if team else None),
+                ordinal(first.place),
+                [a.player.name for a in shares],
+                money(sum(a.amount_cents for a in shares)),
+                team,
+            )
         )
-        for a in awards
-    ]
+    return winners
 
 
 class ResultsView(TournamentPermissionMixin, StandingsAccessMixin, View):
