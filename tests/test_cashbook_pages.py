@@ -25,7 +25,7 @@ from tests.support.factories import PlayerFactory, member
 from tests.support.web import text, url
 from tournaments.models import AuditEntry, CashBox, LedgerEntry, Printout
 from tournaments.rules import cashbook as book
-from tournaments.services import cash_planner, cash_summary, cashbook, checkin
+from tournaments.services import cash_boxes, cash_planner, cash_summary, cashbook, checkin
 from tournaments.services import printouts as printout_service
 
 pytestmark = pytest.mark.django_db
@@ -257,6 +257,34 @@ def test_counting_a_box_with_a_difference_closes_it(event, desk, entry):
     )
     assert taken.status_code == 302
     assert LedgerEntry.objects.get(kind=book.DONATION).box == ""
+
+
+def test_a_late_cash_donation_keeps_what_was_typed_and_is_sent_to_the_open_box(
+    event, desk, organiser
+):
+    """After the desk's box is counted, the form starts on the prize table's box and says the
+    desk is closed; cash typed for the desk is refused with the box still open named, and the
+    form comes back as typed (same key), so choosing that box records it once."""
+    cash_boxes.close_box(event, book.DESK, {}, reason="", actor=organiser)
+    page = desk.get(url("cashbook", event)).content.decode()
+    form = page.split('id="donation"')[1].split("</form>")[0]
+    assert '<option value="desk">The desk (counted and closed)</option>' in form
+    assert '<option value="prize" selected>The prize table</option>' in form
+    key = str(uuid.uuid4())
+    typed = {"amount": "12.50", "method": "cash", "donor": "Table 4", "note": "Late round up"}
+    refused = desk.post(url("cashbook-donation", event), {**typed, "box": "desk", "key": key})
+    assert refused.status_code == 400
+    said = text(refused)
+    assert "Choose the prize table instead: that box is still open" in said
+    form = refused.content.decode().split('id="donation"')[1].split("</form>")[0]
+    for value in ("12.50", "Table 4", "Late round up", key):
+        assert f'value="{value}"' in form
+    assert not LedgerEntry.objects.filter(kind=book.DONATION).exists()
+    for _ in range(2):  # sent again with the box changed, and once more by a shaky phone
+        taken = desk.post(url("cashbook-donation", event), {**typed, "box": "prize", "key": key})
+        assert taken.status_code == 302
+    (entry,) = LedgerEntry.objects.filter(kind=book.DONATION)
+    assert (entry.box, entry.amount_cents, entry.donor) == (book.PRIZE_TABLE, 12_50, "Table 4")
 
 
 def test_summary_csv_and_pdf_agree_with_the_ledger(

@@ -127,7 +127,7 @@ def test_a_closed_box_refuses_entries(event, players, organiser):
     assert (late.box, comped.entry.box) == ("", "")
     assert cash_boxes.expected_cash(event, book.DESK) == 70_00
     with pytest.raises(UserFacingError, match="closed"):
-        cashbook.donate(event, amount_cents=1, method=book.CARD, box=book.DESK, actor=organiser)
+        cashbook.donate(event, amount_cents=1, method=book.CASH, box=book.DESK, actor=organiser)
     with pytest.raises(UserFacingError, match="closed"):
         cash_boxes.close_box(event, book.DESK, {}, reason="again", actor=organiser)
     assert LedgerEntry.objects.count() == 3
@@ -159,6 +159,45 @@ def test_a_card_donation_after_the_desk_is_counted_is_recorded_outside_the_boxes
     assert cash_boxes.expected_cash(event, book.DESK) == 0
     said = AuditEntry.objects.get(action="cashbook.donation").summary
     assert said == "Donation outside the boxes: donation $20.00 (Card) from Ann"
+
+
+def test_a_late_donation_for_the_counted_desk_is_recorded_or_told_where_to_go(
+    event, players, organiser
+):
+    """Money handed over at a table after the desk's box was counted: the reviewer's donation
+    was refused with only "it takes no more entries". Paid by card it moves no cash through
+    the box, so it is recorded outside the boxes (as a late fee by card is); in cash it is
+    refused, and the refusal names the box still open, where it is then recorded."""
+    cash_boxes.close_box(event, book.DESK, {}, reason="", actor=organiser)
+    card = cashbook.donate(
+        event, amount_cents=20_00, method=book.CARD, box=book.DESK, donor="Bo", actor=organiser
+    )
+    assert card.entry.box == ""
+    assert card.message == (
+        "donation $20.00 (Card) from Bo recorded outside the boxes: the desk was already counted."
+    )
+    with pytest.raises(UserFacingError) as refused:
+        cashbook.donate(event, amount_cents=5_00, method=book.CASH, box=book.DESK, actor=organiser)
+    assert refused.value.field == "box"
+    assert refused.value.message.endswith(
+        "it takes no more entries. Choose the prize table instead: that box is still open, "
+        "so the cash can go into it."
+    )
+    with pytest.raises(UserFacingError, match="the prize table instead: .* come out of it."):
+        cashbook.expense(
+            event, amount_cents=3_00, method=book.CASH, box=book.DESK, note="Ice", actor=organiser
+        )
+    cash = cashbook.donate(
+        event, amount_cents=5_00, method=book.CASH, box=book.PRIZE_TABLE, actor=organiser
+    )
+    assert cash.entry.box == book.PRIZE_TABLE
+    assert cash_boxes.expected_cash(event, book.PRIZE_TABLE) == 5_00
+    assert cashbook.totals(event).donations_cents == 25_00
+    # With every box counted, no box can hold cash; the message says what to do with it.
+    cash_boxes.close_box(event, book.PRIZE_TABLE, {500: 1}, reason="", actor=organiser)
+    with pytest.raises(UserFacingError, match="keep this cash apart for the treasurer, with"):
+        cashbook.donate(event, amount_cents=1_00, method=book.CASH, box=book.DESK, actor=organiser)
+    assert cashbook.totals(event).donations_cents == 25_00
 
 
 def test_a_voided_prize_reverses_its_entries(event, players, organiser):

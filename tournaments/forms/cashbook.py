@@ -60,7 +60,19 @@ def _text(label: str, max_length: int, *, required: bool = False, **kw) -> forms
     return forms.CharField(label=label, max_length=max_length, required=required, **kw)
 
 
+def box_choices(closed: frozenset[str]) -> list[tuple[str, str]]:
+    """The boxes, each counted one said so: cash can no longer go through it."""
+    return [
+        (key, f"{label} (counted and closed)" if key in closed else label)
+        for key, label in BOX_CHOICES
+    ]
+
+
 class DonationForm(KeyedForm):
+    """`closed`: the boxes already counted. They are named so in the choices, and a new form
+    starts on a box still open, so a donation late in the night is not sent to the desk's
+    counted box by default (the service refuses cash there and says which box is open)."""
+
     amount = AmountField()
     method = forms.ChoiceField(label="Paid by", choices=PAID_METHODS, initial=book.CASH)
     box = forms.ChoiceField(
@@ -72,12 +84,17 @@ class DonationForm(KeyedForm):
     donor = _text("Donor (optional)", 100)
     note = _text("Note (optional)", 300, help_text="e.g. round up")
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, closed: frozenset[str] = frozenset(), **kwargs):
         kwargs.setdefault("auto_id", "donation_%s")
         super().__init__(*args, **kwargs)
+        self.fields["box"].choices = [*box_choices(closed), self.fields["box"].choices[-1]]
+        if not self.is_bound:
+            self.initial.setdefault("box", (book.open_boxes(closed) or [book.DESK])[0])
 
 
 class ExpenseForm(KeyedForm):
+    """`closed`: the boxes already counted, named so in the choices."""
+
     amount = AmountField()
     method = forms.ChoiceField(label="Paid by", choices=PAID_METHODS, initial=book.CASH)
     box = forms.ChoiceField(
@@ -93,9 +110,10 @@ class ExpenseForm(KeyedForm):
         widget=forms.ClearableFileInput(attrs={"accept": "image/jpeg,image/png,application/pdf"}),
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, closed: frozenset[str] = frozenset(), **kwargs):
         kwargs.setdefault("auto_id", "expense_%s")
         super().__init__(*args, **kwargs)
+        self.fields["box"].choices = [self.fields["box"].choices[0], *box_choices(closed)]
 
 
 class FeeForm(KeyedForm):

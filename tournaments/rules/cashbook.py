@@ -197,6 +197,32 @@ def box_refusal(method: str, box: str, *, money_in: bool) -> str:
     return ""
 
 
+def open_boxes(closed: Iterable[str]) -> list[str]:
+    """The boxes still taking cash, in the book's order: a counted box is closed for good."""
+    gone = frozenset(closed)
+    return [b for b in BOXES if b not in gone]
+
+
+def counted_box_advice(box: str, closed: Iterable[str], *, money_in: bool) -> str:
+    """What to do with cash meant for `box` once it was counted. The count is final, so the
+    cash goes through a box still open, named here: the money handed over at a table late in
+    the night after the desk was counted goes into the prize table's box. With every box
+    counted the book has no box left to hold cash (a count is never reopened), so the person
+    is told to keep it apart for the treasurer rather than left guessing."""
+    others = [b for b in open_boxes(closed) if b != box]
+    if others:
+        names = " or ".join(BOX_LABELS[b].lower() for b in others)
+        still = "that box is" if len(others) == 1 else "those boxes are"
+        move = "go into" if money_in else "come out of"
+        return f"Choose {names} instead: {still} still open, so the cash can {move} it."
+    keep = (
+        "keep this cash apart for the treasurer, with the amount and the donor's name"
+        if money_in
+        else "keep the receipt for the treasurer"
+    )
+    return f"Every cash box is counted and closed, so no more cash can be recorded tonight: {keep}."
+
+
 def may_reverse(entry: Entry, entries: Iterable[Entry]) -> str:
     """Why an entry cannot be reversed, or "" when it can."""
     entries = list(entries)

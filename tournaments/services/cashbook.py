@@ -71,6 +71,36 @@ def open_box(tournament: Tournament, key: str) -> CashBox:
     return box
 
 
+def closed_boxes(tournament: Tournament) -> frozenset[str]:
+    """The keys of the boxes already counted (a box never opened is open)."""
+    return frozenset(
+        CashBox.objects.filter(tournament=tournament, closed_at__isnull=False).values_list(
+            "key", flat=True
+        )
+    )
+
+
+def chosen_box(tournament: Tournament, key: str, method: str, *, money_in: bool) -> str:
+    """Where an entry whose box was chosen on a form goes (a donation, an expense).
+
+    Cash goes through the chosen box, which must be open; when it was counted, the refusal
+    also says which box is still open (`book.counted_box_advice`), since the staff member
+    with a late donation in hand has no other way to know. Money paid by card, cheque or
+    online moves no cash through a box: once the box was counted it is recorded outside the
+    boxes, as a late fee paid by card is (`_box_unless_counted`), instead of being refused."""
+    if not key:
+        return ""
+    if key not in book.BOXES:
+        raise UserFacingError("Choose the desk or the prize table.", field="box")
+    if method != book.CASH:
+        return _box_unless_counted(tournament, key)
+    try:
+        return open_box(tournament, key).key
+    except UserFacingError as exc:
+        advice = book.counted_box_advice(key, closed_boxes(tournament), money_in=money_in)
+        raise UserFacingError(f"{exc.message} {advice}", field="box") from exc
+
+
 def _describe(entry: LedgerEntry) -> str:
     what = entry.get_kind_display()
     who = f" from {entry.donor}" if entry.donor else ""
@@ -242,22 +272,29 @@ def donate(
         return seen
     if refusal := book.box_refusal(method, box, money_in=True):
         raise UserFacingError(refusal, field="box")
-    locked_box = open_box(tournament, box) if box else None
+    into = chosen_box(tournament, box, method, money_in=True)
     entry = _create(
         key,
         tournament=tournament,
         kind=book.DONATION,
         method=method,
         amount_cents=amount_cents,
-        box=locked_box.key if locked_box else "",
+        box=into,
         donor=" ".join(donor.split())[:100],
         note=" ".join(note.split())[:300],
         recorded_by=_actor(actor),
     )
-    where = f"at {locked_box}" if locked_box else "outside the boxes"
+    where = f"at {book.BOX_LABELS[into]}" if into else "outside the boxes"
     _record(entry, actor, f"Donation {where}: {_describe(entry)}")
     changes.bump(tournament.pk)
-    return Outcome(entry, True, f"{_describe(entry)} recorded.")
+    return Outcome(entry, True, f"{_describe(entry)} recorded{_outside(box, into)}.")
+
+
+def _outside(chosen: str, into: str) -> str:
+    """Said after "recorded" when the chosen box was counted and the entry went outside it."""
+    if chosen and not into:
+        return f" outside the boxes: {book.BOX_LABELS[chosen].lower()} was already counted"
+    return ""
 
 
 def _first_time(
@@ -294,15 +331,14 @@ def expense(
         raise UserFacingError("Say what the money was spent on.", field="note")
     if refusal := book.box_refusal(method, box, money_in=False):
         raise UserFacingError(refusal, field="box")
-    if box:
-        box = open_box(tournament, box).key
+    into = chosen_box(tournament, box, method, money_in=False)
     entry = _create(
         key,
         tournament=tournament,
         kind=book.EXPENSE,
         method=method,
         amount_cents=amount_cents,
-        box=box,
+        box=into,
         note=note,
         receipt=receipt.save() if receipt else "",
         receipt_type=receipt.content_type if receipt else "",
@@ -310,7 +346,7 @@ def expense(
     )
     _record(entry, actor, f"{_describe(entry)}: {note}")
     changes.bump(tournament.pk)
-    return Outcome(entry, True, f"Expense {money(amount_cents)} recorded.")
+    return Outcome(entry, True, f"Expense {money(amount_cents)} recorded{_outside(box, into)}.")
 
 
 def prize_paid(award: PrizeAward, amount_cents: int, *, actor, give_back_cents: int = 0) -> None:

@@ -57,6 +57,7 @@ class BookPage(CashBookMixin):
         every = cashbook.entries(t)
         totals = book.totals(every)
         planner = cash_planner.page_context(t, totals=totals)
+        closed = cashbook.closed_boxes(t)
         newest_first = [e.id for e in reversed(every)]
         page = Paginator(newest_first, ENTRIES_PER_PAGE).get_page(self.request.GET.get("page"))
         return self.render(
@@ -72,8 +73,8 @@ class BookPage(CashBookMixin):
             owing=list(cashbook.owing(t).order_by("name", "pk")),
             fee=money(cashbook.fee_cents(t)),
             **planner,
-            donation_form=forms.get("donation_form") or DonationForm(),
-            expense_form=forms.get("expense_form") or ExpenseForm(),
+            donation_form=forms.get("donation_form") or DonationForm(closed=closed),
+            expense_form=forms.get("expense_form") or ExpenseForm(closed=closed),
             planner_form=forms.get("planner_form") or PlannerForm(instance=planner["settings"]),
             reverse_form=ReverseForm(auto_id=False),
             failed_reverse=forms.get("failed_reverse"),
@@ -104,7 +105,8 @@ class RecordView(BookPage, View):
         raise NotImplementedError
 
     def post(self, request, slug):
-        form = self.form_class(request.POST, request.FILES)
+        closed = cashbook.closed_boxes(self.tournament)
+        form = self.form_class(request.POST, request.FILES, closed=closed)
         if form.is_valid():
             try:
                 outcome = self.record(form.cleaned_data)
