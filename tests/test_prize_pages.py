@@ -16,6 +16,7 @@ from tests.support.events import award_everything, rehearsal_organiser
 from tests.support.factories import PrizeCategoryFactory, UserFactory, grant, member
 from tests.support.scenarios import module_scenario, prizeless_event
 from tests.support.web import text, url
+from tournaments.foundation.text import money
 from tournaments.models import (
     AuditEntry,
     LastBuncoMark,
@@ -29,10 +30,13 @@ from tournaments.models import (
     TravelingPass,
 )
 from tournaments.rules.draws import draw_code
+from tournaments.rules.phases import NextStep, Phase
 from tournaments.rules.prizes import OVERALL
 from tournaments.services import ledger as ledger_service
 from tournaments.services import payouts, prizes, rehearsal_event
+from tournaments.services.phase import step_of
 from tournaments.services.printouts.documents import payout_lines
+from tournaments.services.rehearsal import rehearse
 
 pytestmark = pytest.mark.django_db
 
@@ -407,6 +411,56 @@ def test_winners_page_names_the_judged_winners_throws_roll_offs_and_awards(event
     assert "have changed since these prizes were awarded" in text(
         desk.get(url("prize-winners", event))
     )
+
+
+def guidance(response) -> str:
+    """The winners page's opening guidance: what the admin does next with the prizes."""
+    page = text(response)
+    block = page[page.index('id="prize-guidance"') :]
+    block = block[block.index(">") + 1 : block.index("\n")]  # one line of the template
+    return " ".join(re.sub(r"<[^>]+>", " ", block).split())
+
+
+def test_winners_page_says_to_award_then_what_is_left_to_pay(event, desk):
+    """Before any award the page says how to award; once awarded, how many shares and how
+    much the prize table has left to pay."""
+    actor = rehearsal_organiser()
+    before = desk.get(url("prize-winners", event))
+    assert "then award the prizes" in plain(before) and "Left to pay" not in plain(before)
+    award_everything(event, actor)
+    # Awarded again: the superseded shares count neither here nor on the dashboard.
+    shares = prizes.award(event, actor=actor)
+    assert step_of(event) == NextStep(Phase.PAYING, "payouts", done=0, total=len(shares))
+    total = sum(a.amount_cents for a in shares)
+    response = desk.get(url("prize-winners", event))
+    assert f"0 of {len(shares)} prize shares paid." in plain(response)
+    unpaid = guidance(response)
+    assert f"Left to pay: {len(shares)} shares, {money(total)} in all" in unpaid
+    assert "award the prizes" not in unpaid
+    payouts.pay(shares[0], actor=actor, present=True, id_checked=True)
+    response = desk.get(url("prize-winners", event))
+    rest = guidance(response)
+    assert f"1 of {len(shares)} prize shares paid." in rest
+    assert f"Left to pay: {len(shares) - 1} shares, {money(total - shares[0].amount_cents)}" in rest
+    assert f'href="{url("payouts", event)}"' in text(response).split('id="prize-guidance"')[1]
+
+
+def test_winners_page_of_an_event_with_every_prize_paid_says_so(client_for):
+    """A reviewer found the winners page of a finished event, every prize paid, still telling
+    the admin to award the prizes. It says they are all paid and points to the ledger and the
+    results; a voided payment brings back what is left to pay."""
+    done = rehearse(players=24, preset="mesquite", seed=3).tournament
+    desk = client_for(member(done, "admin", "paid-admin"))
+    response = desk.get(url("prize-winners", done))
+    assert "award the prizes" not in plain(response)
+    said = guidance(response)
+    assert said.startswith("Every prize is awarded and paid.") and "Left to pay" not in said
+    block = text(response).split('id="prize-guidance"')[1].split("</div>")[0]
+    assert f'href="{url("ledger", done)}"' in block and f'href="{url("results", done)}"' in block
+    payout = Payout.objects.filter(award__tournament=done, voided_at__isnull=True).first()
+    payouts.void(payout, actor=rehearsal_organiser(), reason="counted twice")
+    again = guidance(desk.get(url("prize-winners", done)))
+    assert f"Left to pay: 1 share, {money(payout.amount_cents)} in all" in again
 
 
 def test_traveling_item_through_the_page(event, desk):

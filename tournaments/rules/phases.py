@@ -143,8 +143,15 @@ def next_step(facts: EventFacts) -> NextStep:
         return NextStep(Phase.FINAL_TO_SEAT, "advancement")
     if not facts.final_won:
         return NextStep(Phase.FINAL, "final-table")
-    if facts.prizes_awarded == 0:
+    return prize_step(facts.prizes_awarded, facts.prizes_paid)
+
+
+def prize_step(awarded: int, paid: int) -> NextStep:
+    """Where the prizes stand, from the shares awarded and those paid: the end of the
+    evening's walk, and on its own the winners page's guidance, so the page never asks for
+    an award the dashboard already counts as made, or paid."""
+    if awarded == 0:
         return NextStep(Phase.PRIZES, "prize-winners")
-    if facts.prizes_paid < facts.prizes_awarded:
-        return NextStep(Phase.PAYING, "payouts", done=facts.prizes_paid, total=facts.prizes_awarded)
-    return NextStep(Phase.DONE, "ledger", total=facts.prizes_awarded)
+    if paid < awarded:
+        return NextStep(Phase.PAYING, "payouts", done=paid, total=awarded)
+    return NextStep(Phase.DONE, "ledger", total=awarded)

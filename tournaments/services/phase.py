@@ -18,7 +18,6 @@ from tournaments.rules.phases import EventFacts, NextStep, Phase, StageFacts, ne
 from ..models import (
     FinalTable,
     Payout,
-    PrizeAward,
     Qualifier,
     Role,
     Round,
@@ -72,7 +71,6 @@ def event_facts(tournament: Tournament) -> EventFacts:
     qualifying = stages.get(Stage.Kind.QUALIFYING)
     semi = stages.get(Stage.Kind.SEMI_FINAL)
     final = FinalTable.objects.filter(tournament=tournament).values("winner_id").first()
-    paid = Payout.objects.filter(award__tournament=tournament, voided_at__isnull=True)
     return EventFacts(
         registration_open=tournament.registration_open,
         check_in_open=tournament.check_in_open,
@@ -84,8 +82,21 @@ def event_facts(tournament: Tournament) -> EventFacts:
         semi_final=stage_facts(semi) if semi else None,
         final_seated=final is not None,
         final_won=final is not None and final["winner_id"] is not None,
-        prizes_awarded=PrizeAward.objects.filter(tournament=tournament).count(),
-        prizes_paid=paid.values("award_id").distinct().count(),
+        prizes_awarded=tournament.awards.current().count(),
+        prizes_paid=len(paid_award_ids(tournament)),
+    )
+
+
+def paid_award_ids(tournament: Tournament) -> set[int]:
+    """The awards in force that have a live payment (at most one each). Superseded awards
+    are left out on both sides of the count: an event awarded again would otherwise never
+    have every prize paid."""
+    return set(
+        Payout.objects.filter(
+            award__tournament=tournament,
+            award__superseded_at__isnull=True,
+            voided_at__isnull=True,
+        ).values_list("award_id", flat=True)
     )
 
 

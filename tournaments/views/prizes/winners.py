@@ -35,10 +35,12 @@ from ...presenters.prizes import (
     value_text,
     who,
 )
+from ...rules.phases import prize_step
 from ...rules.prizes import OVERALL, Award, PrizeTie, Unawarded
 from ...services import cash_planner, prize_list
 from ...services import prizes as service
 from ...services.costume import offered_rows
+from ...services.phase import paid_award_ids
 from ...services.prize_categories import paid_started
 
 
@@ -138,6 +140,8 @@ class PrizeWinnersView(PrizePageMixin, View):
             .order_by(*PrizeAward._meta.ordering)
         )
         paying = paid_started(t)
+        paid = paid_award_ids(t)
+        unpaid = [a for a in stored if a.pk not in paid]
         planned = sum(a.total_cents for a in plan.result.awards) if plan.result else None
         # One figure for the budget and the planner's card: the plan's awards, else those
         # stored, else every place of the list (counted from the same players as the budget).
@@ -173,6 +177,10 @@ class PrizeWinnersView(PrizePageMixin, View):
             stored_total=money(sum(a.amount_cents for a in stored)),
             stale=bool(stored) and self.differs(plan, stored),
             paying=paying,
+            # What the page tells the admin to do next: award, pay the rest, or nothing.
+            prize_state=prize_step(len(stored), len(stored) - len(unpaid)),
+            unpaid_count=len(unpaid),
+            unpaid_total=money(sum(a.amount_cents for a in unpaid)),
             one_prize=t.one_prize_per_player,
             last_bunco=[
                 night_line(s, names)
