@@ -10,6 +10,13 @@ from ..models import RulePreset, Tournament
 from ..services.tournaments import CUT_FIELDS, settings_refusals
 
 
+def preset_with_sets(preset: RulePreset) -> str:
+    """A preset's name and its qualifying sets ("Classic Bunco · 2 to 4 qualifying sets"), in
+    the words of the refusal `check_qualifying_sets` gives: the choice and the hint beside the
+    sets field say what the form will accept."""
+    return f"{preset.label} · {preset.to_ruleset().qualifying_sets_text}"
+
+
 class TournamentForm(forms.ModelForm):
     class Meta:
         model = Tournament
@@ -48,8 +55,8 @@ class TournamentForm(forms.ModelForm):
             "prize_share_percent": "Share of the entry fees for prizes (%)",
         }
         help_texts = {
-            "qualifying_sets": "Sets played in the qualifying stage (usually 3); each rule "
-            "preset says how many its sheet allows.",
+            # Completed in __init__ with each offered preset's own numbers.
+            "qualifying_sets": "Sets played in the qualifying stage (usually 3).",
             "wins_places": "Players with the most wins in each pod who go to the semi-final "
             "(usually 1; 0 for none). Ties for the last place are rolled off.",
             "buncos_places": "Players with the most buncos in each pod who go to the "
@@ -69,6 +76,8 @@ class TournamentForm(forms.ModelForm):
         if self.instance.pk:
             presets = presets | RulePreset.objects.filter(pk=self.instance.preset_id)
         self.fields["preset"].queryset = presets.distinct()
+        self.fields["preset"].label_from_instance = preset_with_sets
+        self.fields["qualifying_sets"].help_text += " " + self.sets_per_preset()
         if not self.instance.pk:  # the date picker offers no past night (clean_date says why)
             self.fields["date"].widget.attrs["min"] = timezone.localdate().isoformat()
         # Left out (an older form, a script), the advancement settings keep their defaults.
@@ -79,6 +88,12 @@ class TournamentForm(forms.ModelForm):
             "offer_hours",
         ):
             self.fields[name].required = False
+
+    def sets_per_preset(self) -> str:
+        """Every offered preset's qualifying sets beside the field, so an organiser learns the
+        limits before choosing rather than from the refusal in `clean`."""
+        limits = "; ".join(preset_with_sets(p) for p in self.fields["preset"].queryset)
+        return f"Each rule preset allows: {limits}." if limits else ""
 
     def _default(self, name):
         value = self.cleaned_data.get(name)
