@@ -117,6 +117,22 @@ def test_a_team_prize_names_its_pod_and_its_players_on_the_public_results(tourna
         assert f"{len(shares)} players share {money(sum(a.amount_cents for a in shares))}" in row
 
 
+def test_every_prize_page_names_a_team_share_by_its_pod(tournament, client_for):
+    """The winners, payouts and ledger pages and the ledger's CSV named each share of a team
+    prize "Overall", and the payout sheet "Overall (team)": the pod that won it was written
+    only on the public results. They all say it as the award does (`where_won`)."""
+    share = (
+        tournament.awards.current()
+        .select_related("category")
+        .filter(category__scope="pod_group")[0]
+    )
+    team = f"Pod {share.why['note']['pod']} (team)"
+    assert share.where_won == team
+    client = client_for(rehearsal_organiser())
+    for name in ("prize-winners", "payouts", "ledger", "ledger-csv"):
+        assert team in client.get(url(name, tournament)).content.decode(), name
+
+
 def test_awards_given_again_are_not_on_the_public_results(tournament, client):
     """Awarding again keeps the earlier awards, stamped superseded: the public results list
     only the ones in force, as the prize pages do."""

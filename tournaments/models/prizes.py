@@ -5,8 +5,9 @@ from django.db.models import Q
 
 from scoring.rules import RuleError
 
-from ..foundation.text import amount
+from ..foundation.text import amount, where
 from ..rules.prizes import MEASURES, SCOPES, TIE_POLICIES, CategoryRule
+from ..rules.prizes.results import note_from_data
 
 MEASURE_LABELS = {
     "most_buncos": "Most buncos",
@@ -194,6 +195,24 @@ class PrizeAward(models.Model):
 
     def __str__(self) -> str:
         return f"{self.category} {self.scope_group} #{self.place}: {self.player}"
+
+    @property
+    def team_pod(self) -> int | None:
+        """The winning pod of a team prize, kept in each member's share's note; None for a
+        player's own prize and for awards stored before notes were kept as data."""
+        if self.category.scope != "pod_group" or not self.why or "as_written" in self.why:
+            return None
+        note, _ = note_from_data(self.why)
+        return note.pod
+
+    @property
+    def where_won(self) -> str:
+        """Where the prize was won, as every page and printout names it: "Pod 3", "Overall",
+        or for a team prize "Pod 2 (team)" (a share of a dozen read "Overall" on its own)."""
+        pod = self.team_pod
+        if pod is None and self.category.scope == "pod_group":
+            return f"{where(self.scope_group)} (team)"
+        return where(self.scope_group, pod)
 
 
 class Payout(models.Model):

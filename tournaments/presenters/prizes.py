@@ -130,13 +130,3 @@ def stored_note_text(why: Mapping[str, Any], measure: str, names: Names) -> str:
         return ""
     note, passed = note_from_data(why)
     return "; ".join(filter(None, (note_text(note, measure, names), passed_text(passed, names))))
-
-
-def stored_pod(why: Mapping[str, Any]) -> Any:
-    """The winning pod of a stored team award, read from its note (each member's share keeps
-    it, see `AwardNote`); None for a player's own prize and for awards stored before notes
-    were kept as data."""
-    if not why or "as_written" in why:
-        return None
-    note, _ = note_from_data(why)
-    return note.pod

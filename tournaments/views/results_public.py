@@ -18,7 +18,7 @@ from django.views.generic import View
 
 from scoring.mixins import StandingsAccessMixin
 from tournaments.foundation.errors import UserFacingError
-from tournaments.foundation.text import money, ordinal, where, whole_number
+from tournaments.foundation.text import money, ordinal, whole_number
 from tournaments.models import PrizeAward, Qualifier, RollOff, Stage
 from tournaments.permissions import PUBLIC, TournamentPermissionMixin, permissions_of
 from tournaments.presenters.advancement import (
@@ -29,7 +29,6 @@ from tournaments.presenters.advancement import (
     roll_off_shown,
 )
 from tournaments.presenters.final_table import final_of, final_shown
-from tournaments.presenters.prizes import stored_pod
 from tournaments.services import advancement as service
 from tournaments.services.draws import draw_report
 from tournaments.services.roll_offs import cut_roll_offs
@@ -134,18 +133,18 @@ def prize_winners(tournament) -> list[PrizeWinner]:
     lines: dict[tuple, list[PrizeAward]] = {}
     for a in awards:
         if a.category.scope == "pod_group":
-            key = (a.category_id, a.scope_group, a.place, stored_pod(a.why))
+            key = (a.category_id, a.scope_group, a.place, a.team_pod)
         else:
             key = (a.pk,)
         lines.setdefault(key, []).append(a)
     winners = []
-    for key, shares in lines.items():
+    for shares in lines.values():
         first = shares[0]
         team = first.category.scope == "pod_group"
         winners.append(
             PrizeWinner(
                 first.category.label,
-                where(first.scope_group, key[3] if team else None),
+                first.where_won,
                 ordinal(first.place),
                 [a.player.name for a in shares],
                 money(sum(a.amount_cents for a in shares)),

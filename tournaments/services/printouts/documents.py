@@ -20,7 +20,7 @@ from tournaments.foundation.errors import UserFacingError
 from tournaments.foundation.site import site_url
 
 from ... import printouts as pdf
-from ...foundation.text import money, ordinal, where, whole_number
+from ...foundation.text import money, ordinal, whole_number
 from ...models import (
     FinalTable,
     Payout,
@@ -259,12 +259,9 @@ def payout_lines(tournament: Tournament) -> list[pdf.PayoutLine]:
     )
     lines = []
     for award in awards:
-        scope = where(award.scope_group)
-        if award.category.scope == "pod_group":
-            scope += " (team)"
         common = {
             "category": award.category.label,
-            "scope": scope,
+            "scope": award.where_won,
             "place": ordinal(award.place),
             "winner": award.player.name,
             "code": award.player.code,

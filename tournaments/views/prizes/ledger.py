@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.views.generic import View
 
 from ...foundation.csv_files import csv_response, neutralise, to_csv
-from ...foundation.text import amount, money, where
+from ...foundation.text import amount, money
 from ...mixins.prizes import AWARD, PAY, PrizePageMixin
 from ...models import Payout, PrizeCategory
 from ...permissions import PUBLIC, has_permission
@@ -49,7 +49,7 @@ class Event:
 
     @property
     def where(self) -> str:
-        return where(self.payout.award.scope_group)
+        return self.payout.award.where_won
 
 
 def ledger_payouts(tournament):
@@ -139,7 +139,7 @@ def ledger_csv_rows(tournament) -> list[list]:
             [
                 "payment",
                 neutralise(award.category.label),
-                where(award.scope_group),
+                award.where_won,
                 award.place,
                 neutralise(award.player.name),
                 neutralise(award.player.code),

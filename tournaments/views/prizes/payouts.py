@@ -19,7 +19,7 @@ from tournaments.foundation.text import first_error
 from ...forms.prizes import PayForm, VoidForm
 from ...forms.search import SearchForm
 from ...foundation.search import player_matches
-from ...foundation.text import money, ordinal, where
+from ...foundation.text import money, ordinal
 from ...mixins.prizes import PAY, PrizePageMixin
 from ...models import Payout, PrizeAward
 from ...services import payouts as payout_service
@@ -37,7 +37,7 @@ class ShareRow:
 
     @property
     def prize(self) -> str:
-        return f"{self.award.category.label} · {where(self.award.scope_group)}"
+        return f"{self.award.category.label} · {self.award.where_won}"
 
     @property
     def place(self) -> str:
@@ -120,7 +120,7 @@ class PayView(PrizePageMixin, View):
             status,
             award=self.award,
             amount=money(self.award.amount_cents),
-            where=where(self.award.scope_group),
+            where=self.award.where_won,
             place=ordinal(self.award.place),
             live=live,
             form=form,
@@ -156,7 +156,7 @@ class PayView(PrizePageMixin, View):
         player = self.award.player
         text = (
             f"Paid {money(payout.amount_cents)} to {player.name} ({player.code}) for "
-            f"{self.award.category.label}, {where(self.award.scope_group).lower()}."
+            f"{self.award.category.label}, {self.award.where_won.lower()}."
             + (f" {money(back)} given back to the charity: thank you!" if back else "")
         )
         messages.success(request, already(payout.replayed, text))

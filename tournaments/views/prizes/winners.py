@@ -168,7 +168,7 @@ class PrizeWinnersView(PrizePageMixin, View):
             stored=[
                 {
                     "award": a,
-                    "where": where(a.scope_group),
+                    "where": a.where_won,
                     "amount": money(a.amount_cents),
                     "note": stored_note_text(a.why, a.category.measure, names),
                 }
