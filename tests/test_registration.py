@@ -10,6 +10,7 @@ from django.utils import timezone
 from tests.support.factories import PlayerFactory, TournamentFactory, checked_in, member
 from tournaments.models import AuditEntry, Player, Tournament
 from tournaments.services.registration import online_closed_reason, taking_registrations
+from tournaments.services.rehearsal import rehearse
 from tournaments.services.stages import draw_qualifying
 
 pytestmark = pytest.mark.django_db
@@ -124,6 +125,20 @@ def test_the_home_page_sends_players_at_tonights_event_to_the_seat_finder(
     page = client.get(reverse("home")).content.decode()
     tonight = page[page.index('id="tonight"') : page.index("</section>")]
     assert tournament.name in tonight and "Next month" not in tonight
+
+
+def test_an_event_played_to_the_end_tonight_offers_its_results_not_seats(client):
+    """Once the grand prize is won nobody looks for a seat: the card leads to the results
+    (when published) and each player's own card."""
+    finished = rehearse(players=24, preset="mesquite", seed=3).tournament
+    Tournament.objects.filter(pk=finished.pk).update(
+        date=timezone.localdate(), standings_public=True
+    )
+    page = client.get(reverse("home")).content.decode()
+    tonight = page[page.index('id="tonight"') : page.index("</section>")]
+    assert reverse("results", args=[finished.slug]) in tonight
+    assert reverse("my-card", args=[finished.slug]) in tonight
+    assert reverse("seat-finder", args=[finished.slug]) not in tonight
 
 
 def test_duplicate_email_refused_case_insensitively(client, tournament):

@@ -1,8 +1,9 @@
+from django.db.models import Exists, OuterRef
 from django.urls import path
 from django.utils import timezone
 from django.views.generic import TemplateView
 
-from ..models import Tournament
+from ..models import FinalTable, Tournament
 from ..permissions import PUBLIC
 from ..services.invitations import pending_for
 from ..services.registration import taking_registrations
@@ -26,8 +27,16 @@ class HomeView(TemplateView):
         # Tonight's events the list above no longer shows (drawn, or sign-ups closed): a
         # player at the venue opens the site to find a seat, not to register.
         listed = {t.pk for t in open_now}
+        # One played to the end (the grand prize won) offers its results instead of seats.
+        finished = Exists(
+            FinalTable.objects.filter(tournament=OuterRef("pk"), winner__isnull=False)
+        )
         context["tonight"] = [
-            t for t in Tournament.objects.filter(date=today).order_by("name") if t.pk not in listed
+            t
+            for t in Tournament.objects.filter(date=today)
+            .annotate(finished=finished)
+            .order_by("name")
+            if t.pk not in listed
         ]
         user = self.request.user
         if user.is_authenticated:
