@@ -60,6 +60,10 @@ def _text(label: str, max_length: int, *, required: bool = False, **kw) -> forms
     return forms.CharField(label=label, max_length=max_length, required=required, **kw)
 
 
+NO_BOX_IN = ("", "No box (paid by card, cheque or online)")
+NO_BOX_OUT = ("", "No box (paid another way)")
+
+
 def box_choices(closed: frozenset[str]) -> list[tuple[str, str]]:
     """The boxes, each counted one said so: cash can no longer go through it."""
     return [
@@ -77,7 +81,7 @@ class DonationForm(KeyedForm):
     method = forms.ChoiceField(label="Paid by", choices=PAID_METHODS, initial=book.CASH)
     box = forms.ChoiceField(
         label="Where",
-        choices=[*BOX_CHOICES, ("", "No box (paid by card, cheque or online)")],
+        choices=[*BOX_CHOICES, NO_BOX_IN],
         initial=book.DESK,
         required=False,
     )
@@ -87,7 +91,7 @@ class DonationForm(KeyedForm):
     def __init__(self, *args, closed: frozenset[str] = frozenset(), **kwargs):
         kwargs.setdefault("auto_id", "donation_%s")
         super().__init__(*args, **kwargs)
-        self.fields["box"].choices = [*box_choices(closed), self.fields["box"].choices[-1]]
+        self.fields["box"].choices = [*box_choices(closed), NO_BOX_IN]
         if not self.is_bound:
             self.initial.setdefault("box", (book.open_boxes(closed) or [book.DESK])[0])
 
@@ -99,7 +103,7 @@ class ExpenseForm(KeyedForm):
     method = forms.ChoiceField(label="Paid by", choices=PAID_METHODS, initial=book.CASH)
     box = forms.ChoiceField(
         label="Cash taken from",
-        choices=[("", "No box (paid another way)"), *BOX_CHOICES],
+        choices=[NO_BOX_OUT, *BOX_CHOICES],
         required=False,
     )
     note = _text("What it was for", 300, required=True)
@@ -113,7 +117,7 @@ class ExpenseForm(KeyedForm):
     def __init__(self, *args, closed: frozenset[str] = frozenset(), **kwargs):
         kwargs.setdefault("auto_id", "expense_%s")
         super().__init__(*args, **kwargs)
-        self.fields["box"].choices = [self.fields["box"].choices[0], *box_choices(closed)]
+        self.fields["box"].choices = [NO_BOX_OUT, *box_choices(closed)]
 
 
 class FeeForm(KeyedForm):

@@ -197,10 +197,15 @@ class PrizeAward(models.Model):
         return f"{self.category} {self.scope_group} #{self.place}: {self.player}"
 
     @property
+    def is_team(self) -> bool:
+        """A share of a team (best pod) prize: one award per member of the winning pod."""
+        return self.category.scope == "pod_group"
+
+    @property
     def team_pod(self) -> int | None:
         """The winning pod of a team prize, kept in each member's share's note; None for a
         player's own prize and for awards stored before notes were kept as data."""
-        if self.category.scope != "pod_group" or not self.why or "as_written" in self.why:
+        if not self.is_team or not self.why or "as_written" in self.why:
             return None
         note, _ = note_from_data(self.why)
         return note.pod
@@ -210,7 +215,7 @@ class PrizeAward(models.Model):
         """Where the prize was won, as every page and printout names it: "Pod 3", "Overall",
         or for a team prize "Pod 2 (team)" (a share of a dozen read "Overall" on its own)."""
         pod = self.team_pod
-        if pod is None and self.category.scope == "pod_group":
+        if pod is None and self.is_team:
             return f"{where(self.scope_group)} (team)"
         return where(self.scope_group, pod)
 

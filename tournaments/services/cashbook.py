@@ -92,13 +92,19 @@ def chosen_box(tournament: Tournament, key: str, method: str, *, money_in: bool)
         return ""
     if key not in book.BOXES:
         raise UserFacingError("Choose the desk or the prize table.", field="box")
-    if method != book.CASH:
-        return _box_unless_counted(tournament, key)
     try:
-        return open_box(tournament, key).key
+        return _entry_box(tournament, key, method)
     except UserFacingError as exc:
         advice = book.counted_box_advice(key, closed_boxes(tournament), money_in=money_in)
         raise UserFacingError(f"{exc.message} {advice}", field="box") from exc
+
+
+def _entry_box(tournament: Tournament, key: str, method: str) -> str:
+    """The box an entry of `method` goes to: cash through the box, which must be open; any
+    other money to the box while it is open, else outside it (`_box_unless_counted`)."""
+    if method == book.CASH:
+        return open_box(tournament, key).key
+    return _box_unless_counted(tournament, key)
 
 
 def _describe(entry: LedgerEntry) -> str:
@@ -201,10 +207,7 @@ def pay_fee(
     amount = 0 if method == book.COMPED else fee_cents(locked.tournament)
     if method != book.COMPED and amount == 0:
         raise UserFacingError("This tournament charges no entry fee.")
-    if method == book.CASH:
-        box = open_box(locked.tournament, book.DESK).key
-    else:
-        box = _box_unless_counted(locked.tournament, book.DESK)
+    box = _entry_box(locked.tournament, book.DESK, method)
     if check_in and locked.checked_in_at is None:
         checkin.check_in(locked, actor)
     entry = _create(

@@ -6,6 +6,7 @@ landing stay as fast on a 200-player night as on a 12-player rehearsal.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
@@ -154,12 +155,7 @@ def landings(user, today: date) -> list[Landing]:
             if role is None or ROLE_ORDER.index(row.role) < ROLE_ORDER.index(role):
                 held[row.tournament_id] = (row.tournament, row.role)
     events = current_events([t for t, _ in held.values()], today)
-    steps: dict[int, NextStep] = {}  # each event's phase is a dozen queries: read it once
-
-    def step(t: Tournament) -> NextStep:
-        if t.pk not in steps:
-            steps[t.pk] = step_of(t)
-        return steps[t.pk]
+    step = functools.cache(step_of)  # each event's phase is a dozen queries: read it once
 
     if len(events) > 1:
         # An event played to the end earlier today (every prize paid) gives way to one still

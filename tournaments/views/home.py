@@ -26,18 +26,16 @@ class HomeView(TemplateView):
         context["today"] = today
         # Tonight's events the list above no longer shows (drawn, or sign-ups closed): a
         # player at the venue opens the site to find a seat, not to register.
-        listed = {t.pk for t in open_now}
         # One played to the end (the grand prize won) offers its results instead of seats.
         finished = Exists(
             FinalTable.objects.filter(tournament=OuterRef("pk"), winner__isnull=False)
         )
-        context["tonight"] = [
-            t
-            for t in Tournament.objects.filter(date=today)
+        context["tonight"] = (
+            Tournament.objects.filter(date=today)
+            .exclude(pk__in=[t.pk for t in open_now])
             .annotate(finished=finished)
             .order_by("name")
-            if t.pk not in listed
-        ]
+        )
         user = self.request.user
         if user.is_authenticated:
             mine = (

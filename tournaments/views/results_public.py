@@ -132,15 +132,11 @@ def prize_winners(tournament) -> list[PrizeWinner]:
     )
     lines: dict[tuple, list[PrizeAward]] = {}
     for a in awards:
-        if a.category.scope == "pod_group":
-            key = (a.category_id, a.scope_group, a.place, a.team_pod)
-        else:
-            key = (a.pk,)
+        key = (a.category_id, a.scope_group, a.place, a.team_pod) if a.is_team else (a.pk,)
         lines.setdefault(key, []).append(a)
     winners = []
     for shares in lines.values():
         first = shares[0]
-        team = first.category.scope == "pod_group"
         winners.append(
             PrizeWinner(
                 first.category.label,
@@ -148,7 +144,7 @@ def prize_winners(tournament) -> list[PrizeWinner]:
                 ordinal(first.place),
                 [a.player.name for a in shares],
                 money(sum(a.amount_cents for a in shares)),
-                team,
+                first.is_team,
             )
         )
     return winners
