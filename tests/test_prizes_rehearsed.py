@@ -13,7 +13,7 @@ from tests.support.events import rehearsal_organiser
 from tests.support.scenarios import event_with_prizes_awarded, module_scenario
 from tests.support.web import url
 from tournaments.foundation.text import money
-from tournaments.models import Payout, PrizeAward, RollOff, Tournament
+from tournaments.models import CashBox, LedgerEntry, Payout, PrizeAward, RollOff, Tournament
 from tournaments.services import ledger as ledger_service
 from tournaments.services import payouts, rehearsal
 
@@ -92,6 +92,14 @@ def test_every_prize_winner_is_on_the_public_results(tournament, client):
     }
     singles = [a for a in awards if a.category.scope != "pod_group"]
     assert len(rows) == len(singles) + len(teams)
+
+
+def test_the_rehearsal_records_a_card_donation_after_the_boxes_are_counted(tournament):
+    """The demo's cash book shows what a late card donation does: it is recorded outside the
+    counted boxes, which stay as counted."""
+    (late,) = LedgerEntry.objects.filter(tournament=tournament, donor="A late guest")
+    assert (late.method, late.box, late.amount_cents) == ("card", "", 20_00)
+    assert all(box.closed for box in CashBox.objects.filter(tournament=tournament))
 
 
 def test_a_team_prize_names_its_pod_and_its_players_on_the_public_results(tournament, client):
