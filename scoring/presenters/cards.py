@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 
 from scoring.rules import ONE_STAFF, SECOND_PERSON
 from scoring.rules.cards import LABELS, TOTALS, Card, CardState, Status
+from scoring.rules.ruleset import round_in_sets
 from scoring.services.cards import (
     StageCards,
     load_stage,
@@ -41,11 +42,12 @@ def card_layout(
     other = list(against.rounds) if against is not None and against.rounds else []
     sets: list[SetRow] = []
     for number in range(1, stage.round_count + 1):
-        if (number - 1) % len(targets) == 0:
-            sets.append(SetRow((number - 1) // len(targets) + 1, []))
+        set_number, target = round_in_sets(targets, number)
+        if not sets or sets[-1].number != set_number:
+            sets.append(SetRow(set_number, []))
         mark = marks[number - 1] if number <= len(marks) else None
         differs = bool(marks and other) and mark != other[number - 1]
-        sets[-1].boxes.append(Box(number, targets[(number - 1) % len(targets)], mark, differs))
+        sets[-1].boxes.append(Box(number, target, mark, differs))
     totals = [
         Total(
             name,

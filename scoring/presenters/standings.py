@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoring.presenters.cards import STATUS_BADGES, usernames
-from scoring.rules.cards import PUBLIC_LABELS, STATUS_LABELS, Status
+from scoring.rules.cards import PUBLIC_LABELS, STATUS_LABELS, Status, standing_order
+from scoring.rules.ruleset import round_in_sets
 from scoring.services.cards import SORT_KEYS, StandingRow, load_stage, standings
 from tournaments.foundation import changes
 from tournaments.foundation.csv_files import neutralise
@@ -77,7 +78,7 @@ def ranks(rows: list[StandingRow]) -> dict[int, int]:
     result: dict[int, int] = {}
     previous = None
     for position, row in enumerate(sorted(rows, key=SORT_KEYS["wins"]), start=1):
-        key = (row.card.wins, row.card.buncos)
+        key = standing_order(row.card)
         if key != previous:
             rank, previous = position, key
         result[row.player.pk] = rank
@@ -91,7 +92,7 @@ def cards_csv_rows(cards) -> list[list]:
     totals = ["wins", "losses", "buncos", "minis"] + (["snake_eyes"] if snake_eyes else [])
     header = ["player", "code", "pod"]
     header += [
-        f"round_{n}_{targets[(n - 1) % len(targets)]}s" for n in range(1, stage.round_count + 1)
+        f"round_{n}_{round_in_sets(targets, n)[1]}s" for n in range(1, stage.round_count + 1)
     ]
     header += totals + ["status", "version", "entered_by", "confirmed_by"]
     names = usernames(cards)

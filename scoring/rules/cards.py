@@ -182,6 +182,13 @@ def derive(rounds: int, results: Sequence[SeatResult]) -> Card:
     return Card(tuple(marks), **totals)
 
 
+def standing_order(card: Card) -> tuple[int, int]:
+    """Standings list players by wins, then buncos, most first. An order to read them in,
+    not a cut: who goes on is `tournaments.rules.advancement`'s, where players level on wins
+    roll off whatever their buncos."""
+    return (-card.wins, -card.buncos)
+
+
 @dataclass(frozen=True)
 class TableMarks:
     """What the cards of one table in one round say, for the pod checks."""

@@ -80,6 +80,16 @@ _BOOL_FIELDS = (
 MAX_QUALIFYING_SETS = 10
 
 
+def round_in_sets(targets: tuple[int, ...] | list[int], number: int) -> tuple[int, int]:
+    """Round `number` (from 1) of a stage as (its set, its target): a set plays every target
+    once, in order, and the next set starts again from the first. Rounds store both when a
+    stage is drawn; pages that lay out rounds not stored yet ask here too."""
+    if number < 1:
+        raise RuleError("Rounds are numbered from 1.")
+    index, place = divmod(number - 1, len(targets))
+    return index + 1, targets[place]
+
+
 def _is_int(value: object) -> bool:
     # bool is an int subclass; True as "points" is almost certainly a form bug.
     return isinstance(value, int) and not isinstance(value, bool)

@@ -35,6 +35,16 @@ def partner_of(seat: int) -> int:
     return (seat + 2) % 4
 
 
+def leading_pair(points: tuple[int, int]) -> int | None:
+    """The pair with more points wins the table's round; level points are a tie, left for the
+    tie-break (`None`). The one reading of a score: the engine's rounds and a result staff
+    enter both ask it."""
+    first, second = points
+    if first == second:
+        return None
+    return 0 if first > second else 1
+
+
 def partner_number(seat_number: int) -> int:
     """`partner_of` for seats numbered 1-4, as people and stored seats count them."""
     return partner_of(seat_number - 1) + 1
@@ -243,14 +253,13 @@ class TablePlay:
         if not self._finished:
             raise EngineBug("The round at this table is not over yet.")
         p0, p1 = self._points
-        winner = None if p0 == p1 else (0 if p0 > p1 else 1)
         return TableRound(
             target=self.target,
             pair_points=(p0, p1),
             buncos=tuple(self._buncos),  # type: ignore[arg-type]
             minis=tuple(self._minis),  # type: ignore[arg-type]
             snake_eyes=tuple(self._snakes),  # type: ignore[arg-type]
-            winner=winner,
+            winner=leading_pair((p0, p1)),
             turns=list(self._turns),
             bell_rung=self._bell,
         )

@@ -184,7 +184,6 @@ class RollOff:
     winner: Hashable
     order: list[Hashable]
     settled: int
-    high_wins: bool = True
 
 
 def roll_off(
@@ -192,15 +191,14 @@ def roll_off(
     rng: random.Random | DieSource,
     *,
     places: int | None = None,
-    high_wins: bool = True,
 ) -> RollOff:
     """Everyone tied throws one die; ties among the best re-throw until places are decided.
 
     By default every place is settled, since a cut may need more than one name; pass
-    `places=1` when only the winner matters so nobody throws needlessly. `high_wins=False`
-    ranks lowest first (the final table's "lowest number rolls first"). With a scripted
-    `rng`, faces are drawn for each round in the order players are listed in that round
-    (input order at first, then the order of the sub-group that tied).
+    `places=1` when only the winner matters so nobody throws needlessly. (Who throws first at
+    the final table is another rule, lowest die first: `scoring.rules.final.order_of_play`.)
+    With a scripted `rng`, faces are drawn for each round in the order players are listed in
+    that round (input order at first, then the order of the sub-group that tied).
     """
     group = list(players)
     if not group:
@@ -212,10 +210,10 @@ def roll_off(
     need = len(group) if places is None else min(places, len(group))
     source = die_source(rng)
     rounds: list[dict[Hashable, int]] = []
-    order, settled = _rank(group, need, source, rounds, high_wins)
+    order, settled = _rank(group, need, source, rounds)
     if sorted(map(repr, order)) != sorted(map(repr, group)) or settled < need:
         raise EngineBug("A roll-off lost or duplicated a player.")
-    return RollOff(group, rounds, order[0], order, settled, high_wins)
+    return RollOff(group, rounds, order[0], order, settled)
 
 
 def _rank(
@@ -223,7 +221,6 @@ def _rank(
     need: int,
     source: DieSource,
     rounds: list[dict[Hashable, int]],
-    high_wins: bool,
 ) -> tuple[list[Hashable], int]:
     """Order `group`, deciding at least its first `need` places; returns (order, settled)."""
     if len(group) == 1:
@@ -233,7 +230,7 @@ def _rank(
     for _ in range(MAX_PASSES):
         faces = {player: source() for player in group}
         rounds.append(faces)
-        values = sorted(set(faces.values()), reverse=high_wins)
+        values = sorted(set(faces.values()), reverse=True)
         if len(values) > 1:
             break  # all equal: everyone throws again, without recursing
     else:
@@ -248,7 +245,7 @@ def _rank(
         elif len(order) >= need:
             part, part_settled = tier, 0  # below the places asked for: left tied
         else:
-            part, part_settled = _rank(tier, need - len(order), source, rounds, high_wins)
+            part, part_settled = _rank(tier, need - len(order), source, rounds)
         order.extend(part)
         if contiguous:
             settled += part_settled

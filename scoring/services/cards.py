@@ -23,6 +23,7 @@ from scoring.rules.cards import (
     TableMarks,
     check_table,
     derive,
+    standing_order,
 )
 from scoring.rules.cards import state as card_state
 from scoring.rules.table import pair_of
@@ -456,13 +457,13 @@ class StandingRow:
 
 
 SORT_KEYS = {
-    "wins": lambda r: (-r.card.wins, -r.card.buncos, r.player.name),
+    "wins": lambda r: (*standing_order(r.card), r.player.name),
     "buncos": lambda r: (-r.card.buncos, -r.card.wins, r.player.name),
     "minis": lambda r: (-r.card.minis, -r.card.wins, r.player.name),
     "losses": lambda r: (-r.card.losses, r.player.name),
     "snake_eyes": lambda r: (-r.card.snake_eyes, r.player.name),
     "name": lambda r: (r.player.name,),
-    "pod": lambda r: (r.pod, -r.card.wins, -r.card.buncos, r.player.name),
+    "pod": lambda r: (r.pod, *standing_order(r.card), r.player.name),
 }
 
 

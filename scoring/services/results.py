@@ -21,7 +21,7 @@ from tournaments.models import Pod, Round, Seat
 from tournaments.permissions import may_act_on_pod
 
 from ..models import RollCredit, TableResult
-from ..rules.table import PAIR_LABELS, pair_seats
+from ..rules.table import PAIR_LABELS, leading_pair, pair_seats
 
 MAX_COUNT = 30
 MAX_POINTS = 2000
@@ -81,14 +81,14 @@ def _check_entry(entry: ResultEntry, seats: dict[int, Seat], rules: dict) -> Non
     if p13 is not None:
         if not (0 <= p13 <= MAX_POINTS and 0 <= p24 <= MAX_POINTS):
             raise UserFacingError(f"Points must be between 0 and {MAX_POINTS}.")
-        if p13 == p24 and not entry.tie:
+        leader = leading_pair((p13, p24))
+        if leader is None and not entry.tie:
             raise UserFacingError(
                 f"The points are level ({p13}–{p24}): mark it a tie and give the roll-off winner."
             )
-        if p13 != p24:
+        if leader is not None:
             if entry.tie:
                 raise UserFacingError("A tie needs level points.")
-            leader = 0 if p13 > p24 else 1
             if leader != entry.winner:
                 raise UserFacingError(
                     f"The points ({p13}–{p24}) say seats {pair_seats(leader)} "

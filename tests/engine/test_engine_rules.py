@@ -6,6 +6,7 @@ import json
 import pytest
 
 from scoring.rules import PRESETS, RuleError, RuleSet, get_preset
+from scoring.rules.ruleset import round_in_sets
 
 EXPECTED = {
     # name: (targets, snake_eyes, bell_on_bunco, finish_turn, everyone_once, movement, tie)
@@ -146,3 +147,17 @@ def test_from_dict_uses_defaults_for_point_fields():
     for key in ("bunco_points", "mini_bunco_points", "bell_points"):
         del data[key]
     assert RuleSet.from_dict(data) == PRESETS["classic"]
+
+
+def test_rounds_take_their_set_and_target_from_the_sheet_order():
+    mingle = get_preset("mingle").targets  # 2 to 6: five rounds a set
+    assert [round_in_sets(mingle, n) for n in (1, 5, 6, 10, 11)] == [
+        (1, 2),
+        (1, 6),
+        (2, 2),
+        (2, 6),
+        (3, 2),
+    ]
+    assert round_in_sets(get_preset("classic").targets, 7) == (2, 1)
+    with pytest.raises(RuleError):
+        round_in_sets(mingle, 0)

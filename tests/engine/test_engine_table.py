@@ -5,6 +5,7 @@ import dataclasses
 import pytest
 
 from scoring.rules import PRESETS, EngineBug, RuleError, TablePlay, play_table_round
+from scoring.rules.table import leading_pair
 
 CLASSIC = PRESETS["classic"]
 MINGLE = PRESETS["mingle"]
@@ -225,3 +226,9 @@ def test_each_preset_at_a_head_table_bunco_in_the_first_turn(name):
         assert result.pair_points == (22, 0)
     late_turns = [t.seat for t in result.turns[1:]]
     assert late_turns == ([1, 2, 3] if rules.everyone_rolls_once else [])
+
+
+def test_more_points_win_and_level_points_are_left_for_the_tie_break():
+    assert leading_pair((21, 7)) == 0
+    assert leading_pair((3, 22)) == 1
+    assert leading_pair((12, 12)) is None

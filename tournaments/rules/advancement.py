@@ -75,6 +75,19 @@ class Category:
             raise RuleError(f"{self.label} must advance at least one player per group.")
 
 
+# The sheet's two lists, in the order seats are given: most wins, then most buncos.
+CUT_LABELS = {"wins": "Most wins", "buncos": "Most buncos"}
+
+
+def pod_cut(wins: int = 1, buncos: int = 1) -> tuple[Category, ...]:
+    """The sheet's categories with `wins` and `buncos` places a group; a list given no place
+    is left out (an organiser may send only the most wins on)."""
+    places = {"wins": wins, "buncos": buncos}
+    return tuple(
+        Category(key, label, places[key]) for key, label in CUT_LABELS.items() if places[key]
+    )
+
+
 @dataclass(frozen=True)
 class AdvancementRules:
     """The organiser's cut; the default is the Rolling for Pink sheet's.
@@ -86,10 +99,7 @@ class AdvancementRules:
     that includes them is still rolled off, and if they win it the seat is empty).
     """
 
-    categories: tuple[Category, ...] = (
-        Category("wins", "Most wins"),
-        Category("buncos", "Most buncos"),
-    )
+    categories: tuple[Category, ...] = pod_cut()
     top_both: str = "next_in_line"
 
     def __post_init__(self) -> None:

@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from scoring.rules.cards import Card, SeatResult, derive, standing_order
 from scoring.rules.errors import EngineBug, RuleError
 from scoring.rules.pod import PodRound, play_pod_round
 from scoring.rules.ruleset import RuleSet
@@ -19,10 +20,7 @@ from scoring.rules.seating import Table, draw_pods, next_seating
 from scoring.rules.table import pair_of
 from scoring.rules.tiebreak import RollOff
 
-from .advancement import AdvancementRules, Category, Standing, advance_group
-
-# The sheet's cut, labelled as the simulator's output has always named it.
-POD_CUT = AdvancementRules((Category("wins", "most wins"), Category("buncos", "most buncos")))
+from .advancement import AdvancementRules, Standing, advance_group
 
 
 def player_name(player: int) -> str:
@@ -39,6 +37,10 @@ class PlayerStanding:
     buncos: int = 0
     minis: int = 0
     snake_eyes: int = 0
+
+    @classmethod
+    def of(cls, player: int, card: Card) -> PlayerStanding:
+        return cls(player, card.wins, card.losses, card.buncos, card.minis, card.snake_eyes)
 
     @property
     def name(self) -> str:
@@ -176,32 +178,41 @@ def simulate_stage(n_players: int, rules: RuleSet, sets: int, seed: int) -> Stag
 def _play_pod(
     number: int, seating: list[Table], rules: RuleSet, sets: int, rng: random.Random
 ) -> PodSimulation:
-    cards = {p: PlayerStanding(p) for table in seating for p in table if p is not None}
+    played: dict[int, list[SeatResult]] = {
+        p: [] for table in seating for p in table if p is not None
+    }
     rounds: list[RoundRecord] = []
     for set_no in range(1, sets + 1):
         for target in rules.targets:
             ghosts = [tuple(seat is None for seat in table) for table in seating]
             result = play_pod_round(target, rules, rng, len(seating), ghosts)
             rounds.append(RoundRecord(set_no, seating, result))
-            _mark_cards(cards, seating, result)
+            _seat_results(played, len(rounds), seating, result)
             seating = next_seating(seating, result.winners, rules.movement)
-    standings = sorted(cards.values(), key=lambda s: (-s.wins, -s.buncos, s.player))
+    cards = {player: derive(len(rounds), results) for player, results in played.items()}
+    order = sorted(cards, key=lambda player: (standing_order(cards[player]), player))
+    standings = [PlayerStanding.of(player, cards[player]) for player in order]
     return PodSimulation(number, standings, _advancers(number, standings, rng), rounds)
 
 
-def _mark_cards(cards: dict[int, PlayerStanding], seating: list[Table], result: PodRound) -> None:
+def _seat_results(
+    played: dict[int, list[SeatResult]], round_number: int, seating: list[Table], result: PodRound
+) -> None:
+    """Each player's part in the round, as staff would enter it (cards come from `derive`)."""
     for table, outcome, winner in zip(seating, result.tables, result.winners, strict=True):
         for seat, player in enumerate(table):
             if player is None:
                 continue  # the partner already holds the ghost's credits (TableRound)
-            card = cards[player]
-            if pair_of(seat) == winner:
-                card.wins += 1
-            else:
-                card.losses += 1
-            card.buncos += outcome.buncos[seat]
-            card.minis += outcome.minis[seat]
-            card.snake_eyes += outcome.snake_eyes[seat]
+            played[player].append(
+                SeatResult(
+                    round_number,
+                    player,
+                    pair_of(seat) == winner,
+                    outcome.buncos[seat],
+                    outcome.minis[seat],
+                    outcome.snake_eyes[seat],
+                )
+            )
         if any(
             outcome.buncos[s] or outcome.minis[s] or outcome.snake_eyes[s]
             for s, player in enumerate(table)
@@ -213,12 +224,12 @@ def _mark_cards(cards: dict[int, PlayerStanding], seating: list[Table], result: 
 def _advancers(pod: int, standings: list[PlayerStanding], rng: random.Random) -> list[Advancer]:
     """The sheet's cut (most wins, then most buncos among the rest) by the advancement engine."""
     cards = [Standing(s.player, s.wins, s.losses, s.buncos, s.minis) for s in standings]
-    result = advance_group(pod, cards, POD_CUT, rng)
+    result = advance_group(pod, cards, AdvancementRules(), rng)
     roll_offs = {r.tie.category_key: r.roll_off for r in result.roll_offs}
     return [
         Advancer(
             q.player,  # type: ignore[arg-type]
-            q.category_label,
+            q.category_label.lower(),  # "most wins", as the simulator has always said
             q.value,
             roll_offs[q.category_key] if q.via_roll_off else None,
         )

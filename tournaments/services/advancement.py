@@ -20,7 +20,6 @@ from tournaments.foundation import audit
 from tournaments.foundation.errors import UserFacingError
 from tournaments.rules.advancement import (
     AdvancementRules,
-    Category,
     GroupAdvancement,
     Placed,
     Standing,
@@ -28,6 +27,7 @@ from tournaments.rules.advancement import (
     advance_group,
     cut_group,
     final_table_rules,
+    pod_cut,
     settle,
 )
 from tournaments.rules.draws import roll_off_subject
@@ -49,14 +49,10 @@ from .stages import draw_stage
 def advancement_rules(tournament: Tournament, *, semi: bool = False) -> AdvancementRules:
     """The organiser's cut: places per pod from the tournament; one of each at the semi."""
     wins, buncos = (1, 1) if semi else (tournament.wins_places, tournament.buncos_places)
-    categories = [
-        Category(key, label, places)
-        for key, label, places in (("wins", "Most wins", wins), ("buncos", "Most buncos", buncos))
-        if places
-    ]
+    categories = pod_cut(wins, buncos)
     if not categories:
         raise UserFacingError("Nobody advances: set at least one place for wins or buncos.")
-    rules = AdvancementRules(categories=tuple(categories), top_both=tournament.top_both)
+    rules = AdvancementRules(categories=categories, top_both=tournament.top_both)
     # The semi-final seats the final table, which always has four players.
     return final_table_rules(rules) if semi else rules
 

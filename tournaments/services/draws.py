@@ -25,13 +25,13 @@ from ..models import (
     Stage,
     Tournament,
 )
+from ..rules.advancement import CUT_LABELS
 from ..rules.prizes import OVERALL
 
 PUBLISHED = (
     "The draw secret is already published, so anything the site rolled now could be "
     "worked out in advance. Throw real dice at the table and type them in."
 )
-CATEGORY_NAMES = {"wins": "most wins", "buncos": "most buncos"}
 STAGE_NAMES = {Stage.Kind.QUALIFYING: "qualifying", Stage.Kind.SEMI_FINAL: "semi-final"}
 
 
@@ -245,7 +245,8 @@ def describe(subject: str, prize_labels: dict[str, str]) -> str:
             if whole_number(group) is not None
             else "the semi-final"
         )
-        return f"Roll-off for {CATEGORY_NAMES.get(category, category)} in {where}"
+        label = CUT_LABELS[category].lower() if category in CUT_LABELS else category
+        return f"Roll-off for {label} in {where}"
     if subject == engine.FINAL_SEATS:
         return "Final table: the seat drawn from the semi-finalists and the wild card"
     if subject == engine.FINAL_DICE:

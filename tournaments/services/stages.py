@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from scoring.rules import RuleSet
 from scoring.rules.pods import draw_refusal
+from scoring.rules.ruleset import round_in_sets
 from scoring.rules.seating import SeatingError, draw_pods
 from scoring.rules.table import partner_of
 from scoring.services.rounds import first_pending_of
@@ -69,14 +70,10 @@ def ghost_numbered(tables: list[tuple]) -> list[tuple[int, ...]]:
 
 def create_rounds(stage: Stage) -> list[Round]:
     targets = stage.targets
+    plan = {n: round_in_sets(targets, n) for n in range(1, stage.round_count + 1)}
     return Round.objects.bulk_create(
-        Round(
-            stage=stage,
-            number=n,
-            set_number=(n - 1) // len(targets) + 1,
-            target=targets[(n - 1) % len(targets)],
-        )
-        for n in range(1, stage.round_count + 1)
+        Round(stage=stage, number=n, set_number=set_number, target=target)
+        for n, (set_number, target) in plan.items()
     )
 
 
