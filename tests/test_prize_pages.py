@@ -227,10 +227,18 @@ def test_category_form_checks_amounts_and_the_engines_rules(event, desk):
     }
     cases = [
         ({"amounts": ""}, "This field is required."),
-        ({"amounts": "twenty"}, "'twenty' is not an amount in dollars"),
+        ({"amounts": "twenty"}, "twenty: Enter the amount in numbers, like 20 or 12.50."),
         ({"amounts": "100,,50"}, "Separate the places' amounts by single commas"),
-        ({"amounts": "-5"}, "Each amount is between $0 and $100,000."),
-        ({"amounts": "10.005"}, "amounts are in whole cents"),
+        ({"amounts": "-5"}, "-5: Enter the amount without a minus sign"),
+        ({"amounts": "10.005"}, "10.005: Use at most two decimals (cents)."),
+        ({"amounts": "100001"}, "100001: That is more than $100,000.00"),
+        # Read as the cash book reads an amount: no exponent, sign or other digits.
+        ({"amounts": "1e3"}, "1e3: Enter the amount in numbers"),
+        ({"amounts": "+5"}, "+5: Enter the amount in numbers"),
+        ({"amounts": "10_000"}, "10_000: Enter the amount in numbers"),
+        # Commas separate places: a thousands separator or a decimal comma is not guessed at.
+        ({"amounts": "1,000"}, "'000' reads as a place of its own"),
+        ({"amounts": "12,50"}, "2nd place pays more than 1st ($50.00 against $12.00)"),
         ({"measure": "even_split", "scope": "pod_group"}, "cannot be summed over a pod"),
         (
             {"measure": "traveling_holder", "scope": "overall", "amounts": "20, 10"},

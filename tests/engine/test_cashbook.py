@@ -81,7 +81,15 @@ def test_entries_are_checked():
 
 @pytest.mark.parametrize(
     "text, cents",
-    [("20", 20_00), ("20.5", 20_50), ("$1,020.05", 1020_05), (" 0.01 ", 1), ("7.", 7_00)],
+    [
+        ("20", 20_00),
+        ("20.5", 20_50),
+        ("$1,020.05", 1020_05),
+        (" 0.01 ", 1),
+        ("7.", 7_00),
+        ("12,345", 12345_00),
+        ("$ 99,999.99", 99999_99),
+    ],
 )
 def test_amounts_typed(text, cents):
     assert parse_amount(text) == cents
@@ -100,6 +108,13 @@ def test_amounts_typed(text, cents):
         ("", "Enter an amount"),
         ("0", "above zero"),
         ("٣", "in numbers"),
+        # A decimal comma (a European phone keyboard) must not become a hundred times more.
+        ("12,50", "point for cents"),
+        ("20,00", "point for cents"),
+        ("1,5", "point for cents"),
+        ("1,00,000", "point for cents"),
+        (",50", "point for cents"),
+        ("1,000,5", "point for cents"),
     ],
 )
 def test_bad_amounts_are_refused(text, message):

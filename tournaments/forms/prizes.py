@@ -8,7 +8,6 @@ Saving is the services' (`services/prize_categories.py`).
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
 
 from django import forms
 from django.utils.text import slugify
@@ -16,11 +15,9 @@ from django.utils.text import slugify
 from scoring.rules import RuleError
 from tournaments.rules.cashbook import AmountError, parse_amount
 
-from ..foundation.text import amount, whole_number
+from ..foundation.text import amount, money, ordinal, whole_number
 from ..models import PrizeCategory
-from ..rules.prizes import MAX_CENTS, MAX_PLACES, CategoryRule
-
-MAX_DOLLARS = Decimal(MAX_CENTS) / 100
+from ..rules.prizes import MAX_PLACES, CategoryRule
 
 
 def amounts_text(cents: list[int]) -> str:
@@ -29,7 +26,13 @@ def amounts_text(cents: list[int]) -> str:
 
 
 def parse_amounts(text: str) -> list[int]:
-    """ "100, 50" -> [10000, 5000]: dollars per place, 1st first, comma-separated."""
+    """ "100, 50" -> [10000, 5000]: dollars per place, 1st first, comma-separated.
+
+    Each place is read as the cash book reads an amount (`parse_amount`), so "1e3" or "+5" is
+    refused here too. Commas separate places, so "1,000" would be $1 and $0 and "12,50" $12
+    and $50: a later place paying more than an earlier one, or a place written "000", is
+    refused as a thousands separator or a decimal comma rather than guessed at.
+    """
     parts = [p.strip() for p in re.split(r"[,;]", text)]
     if not any(parts):
         raise forms.ValidationError("Give at least one amount, e.g. 100 or 100, 50.")
@@ -37,22 +40,27 @@ def parse_amounts(text: str) -> list[int]:
         raise forms.ValidationError("Separate the places' amounts by single commas: 100, 50.")
     cents = []
     for part in parts:
-        raw = part.removeprefix("$").strip()
+        if re.fullmatch(r"\$?\s*0[0-9]+(\.[0-9]*)?", part):
+            raise forms.ValidationError(_SEPARATOR_HINT.format(part=part))
         try:
-            value = Decimal(raw)
-        except InvalidOperation:
-            raise forms.ValidationError(
-                f"{part!r} is not an amount in dollars (write 100, or 12.50; no thousands "
-                "separators)."
-            ) from None
-        if not value.is_finite() or value < 0 or value > MAX_DOLLARS:
-            raise forms.ValidationError(f"Each amount is between $0 and ${MAX_DOLLARS:,}.")
-        if value != value.quantize(Decimal("0.01")):
-            raise forms.ValidationError(f"{part}: amounts are in whole cents.")
-        cents.append(int(value * 100))
+            cents.append(parse_amount(part, allow_zero=True))
+        except AmountError as exc:
+            raise forms.ValidationError(f"{part}: {exc}") from None
     if len(cents) > MAX_PLACES:
         raise forms.ValidationError(f"At most {MAX_PLACES} places.")
+    for place, (before, after) in enumerate(zip(cents, cents[1:], strict=False), start=2):
+        if after > before:
+            raise forms.ValidationError(
+                f"{ordinal(place)} place pays more than {ordinal(place - 1)} ({money(after)} "
+                f"against {money(before)}). " + _SEPARATOR_HINT.format(part=parts[place - 1])
+            )
     return cents
+
+
+_SEPARATOR_HINT = (
+    "Commas separate the places' amounts ({part!r} reads as a place of its own): write "
+    "thousands without a comma (1000) and cents with a point (12.50)."
+)
 
 
 def _choices(name: str):

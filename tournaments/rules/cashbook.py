@@ -46,6 +46,7 @@ MAX_CENTS = 10_000_000
 # Said in words here, not formatted: the engine sits below foundation/text.py.
 TOO_MUCH = "That is more than $100,000.00; check the amount."
 _AMOUNT = re.compile(r"\$?\s*([0-9]{1,9})(?:\.([0-9]{0,2}))?")
+_GROUPED = re.compile(r"\$?\s*[0-9]{1,3}(?:,[0-9]{3})+")  # whole dollars, thousands grouped
 
 
 class AmountError(ValueError):
@@ -58,11 +59,17 @@ def parse_amount(text: str, *, allow_zero: bool = False) -> int:
     Negative amounts, a third decimal, letters and absurd sizes are refused rather than
     rounded or clipped: a wrong figure in the books is worse than asking again.
     """
-    cleaned = (text or "").strip().replace(",", "")
-    if not cleaned:
+    typed = (text or "").strip()
+    if not typed:
         raise AmountError("Enter an amount.")
-    if cleaned.startswith("-"):
+    if typed.startswith("-"):
         raise AmountError("Enter the amount without a minus sign; amounts are never negative.")
+    if "," in typed and not _GROUPED.fullmatch(typed.split(".", 1)[0]):
+        # "12,50" is twelve and a half on many phones' keyboards, not 1,250.
+        raise AmountError(
+            "Use a point for cents, like 12.50; a comma only groups thousands, like 1,250."
+        )
+    cleaned = typed.replace(",", "")
     match = _AMOUNT.fullmatch(cleaned)
     if match is None:
         if re.fullmatch(r"\$?\s*[0-9]+\.[0-9]{3,}", cleaned):
