@@ -372,7 +372,10 @@ def test_the_prize_page_warns_before_awarding_prizes_that_break_the_floor(monkey
     # The mesquite sheet pays more than 24 fees bring in: below even a floor of nothing.
     shown = text(page.get(url("prize-winners", event)))
     assert 'id="planner"' in shown and 'id="award-floor-warning"' in shown
-    assert "would leave Rehearsal charity -$115.00" in shown
+    assert (
+        "would leave Rehearsal charity -$115.00, below the floor of $0.00 (0% of money in)."
+        in shown
+    )
     cashbook.donate(event, amount_cents=1000_00, method=book.CARD, box=book.DESK, actor=organiser)
     shown = text(page.get(url("prize-winners", event)))
     assert 'id="planner"' in shown and 'id="award-floor-warning"' not in shown
@@ -384,7 +387,7 @@ def test_the_prize_page_warns_before_awarding_prizes_that_break_the_floor(monkey
         actor=organiser,
     )
     shown = text(page.get(url("prize-winners", event)))
-    assert 'id="award-floor-warning"' in shown and "below the floor of $10,000.00" in shown
+    assert 'id="award-floor-warning"' in shown and "below the floor of $10,000.00." in shown
     # The planner's card names the floor it measures against, on both pages that show it.
     assert "Floor ($10,000.00)" in shown
     cash_planner.save_settings(

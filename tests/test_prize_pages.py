@@ -683,3 +683,41 @@ def test_an_award_or_payment_of_another_tournament_is_not_found(event, awarded, 
     assert client.post(url("payout-void", other, payout.pk), {"reason": "x"}).status_code == 404
     assert client.get(url("payouts", event)).status_code == 403
     assert Payout.objects.count() == 1 and Payout.objects.get().voided_at is None
+
+
+def test_once_a_prize_is_paid_the_judges_picks_and_the_traveling_item_no_longer_change(
+    event, awarded, desk
+):
+    """A pick saved after the first payment could never reach the awards (they are fixed from
+    then on), so it is refused, and the page offers neither form; a voided payment still
+    counts, as it does for awarding again."""
+    PrizeCategoryFactory(
+        tournament=event, key="fuzzy", label="Fuzzy Die", measure="traveling_holder",
+        scope="overall", amounts_cents=[2000],
+    )  # fmt: skip
+    costume = PrizeCategoryFactory(
+        tournament=event, key="costume2", label="Best Hat", measure="judged", scope="overall",
+        amounts_cents=[1000],
+    )  # fmt: skip
+    player = Player.objects.filter(tournament=event).order_by("pk").first()
+    page = text(desk.get(url("prize-winners", event)))
+    assert 'id="judged"' in page and "Pass it" in page
+    payout = payouts.pay(
+        PrizeAward.objects.current().filter(tournament=event).first(),
+        actor=rehearsal_organiser(),
+        present=True,
+        id_checked=True,
+    )
+    payouts.void(payout, actor=rehearsal_organiser(), reason="Paid the wrong player")
+    page = text(desk.get(url("prize-winners", event)))
+    assert 'id="judged"' not in page and "Pass it" not in page
+    response = desk.post(
+        url("prize-nominate", event),
+        {"category": costume.pk, "group": OVERALL, "winner": player.pk},
+        follow=True,
+    )
+    assert "Prizes are being paid" in messages_of(response)[0]
+    response = desk.post(url("prize-traveling", event), {"player": player.pk}, follow=True)
+    assert "Prizes are being paid" in messages_of(response)[0]
+    assert not PrizeNomination.objects.filter(category=costume).exists()
+    assert not TravelingPass.objects.filter(tournament=event).exists()

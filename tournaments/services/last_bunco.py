@@ -28,7 +28,8 @@ from scoring.models import RollCredit, TableResult
 from tournaments.foundation import audit, changes
 from tournaments.foundation.errors import UserFacingError
 
-from ..models import LastBuncoMark, Payout, Player, Stage, Tournament
+from ..models import LastBuncoMark, Player, Stage, Tournament
+from .prize_categories import paid_started
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ def mark_last_bunco(
     reason = reason.strip()
     if not reason:
         raise UserFacingError("Say why this bunco is the last one.", field="reason")
-    if Payout.objects.filter(award__tournament=tournament).exists():
+    if paid_started(tournament):
         raise UserFacingError("Prizes are being paid: the last bunco can no longer change.")
     bunco = next(
         (

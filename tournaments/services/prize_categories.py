@@ -17,7 +17,10 @@ LOCKED = "Prizes are being paid, so the prize list can no longer change."
 
 
 def paid_started(tournament: Tournament) -> bool:
-    """Whether a current award has been paid: from then on the prize list is fixed."""
+    """Whether prizes are being paid: a current award has had money handed over. From then
+    on the prize list, the judges' picks, the last bunco and the awards are what the money
+    follows and stay. A voided payment still counts: cash moved, and a void corrects that
+    payment, not the prize table. The one reading of "prizes are being paid"."""
     return Payout.objects.filter(
         award__tournament=tournament, award__superseded_at__isnull=True
     ).exists()

@@ -33,7 +33,6 @@ from tournaments.rules.prizes import (
 )
 
 from ..models import (
-    Payout,
     Player,
     PrizeAward,
     PrizeCategory,
@@ -45,7 +44,10 @@ from ..models import (
 from . import draws, roll_offs
 from .final_table import present_participants
 from .last_bunco import last_bunco as night_last_bunco
+from .prize_categories import paid_started
 from .roll_offs import ForPrizes
+
+PICKS_LOCKED = "Prizes are being paid: the awards no longer change, so neither do their picks."
 
 
 @transaction.atomic
@@ -306,7 +308,7 @@ def award(tournament: Tournament, *, actor) -> list[PrizeAward]:
     late): the earlier awards are superseded, never deleted, and the new ones are the next
     version. After the first payment they are what the money follows and stay."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    if Payout.objects.filter(award__tournament=tournament).exists():
+    if paid_started(tournament):
         raise UserFacingError("Prizes are being paid: the awards can no longer be recomputed.")
     plan = plan_prizes(tournament)
     if plan.result is None:
@@ -349,6 +351,9 @@ def award(tournament: Tournament, *, actor) -> list[PrizeAward]:
 def pass_traveling_item(tournament: Tournament, player: Player, *, actor, round_=None):
     if player.tournament_id != tournament.pk:
         raise UserFacingError("That player is not in this tournament.")
+    Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if paid_started(tournament):
+        raise UserFacingError(PICKS_LOCKED)
     made = TravelingPass.objects.create(
         tournament=tournament, player=player, round=round_, by=actor
     )
@@ -367,6 +372,9 @@ def nominate(category: PrizeCategory, scope_group: str, winners: list[int], *, a
     """A judged prize's winners (best costume), entered by an admin."""
     if category.measure != "judged":
         raise UserFacingError("Only judged prizes are named by hand.")
+    Tournament.objects.select_for_update().get(pk=category.tournament_id)
+    if paid_started(category.tournament):
+        raise UserFacingError(PICKS_LOCKED)
     nomination, _ = PrizeNomination.objects.update_or_create(
         category=category,
         scope_group=scope_group,

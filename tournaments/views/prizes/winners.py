@@ -403,8 +403,7 @@ class NominateView(PrizePageMixin, View):
             messages.warning(
                 request,
                 f"{category.label} ({where(group)}) is already awarded to {names}: that award "
-                "stands until the prizes are awarded again (a paid prize's payment is voided "
-                "first).",
+                "stands until the prizes are awarded again.",
             )
         return back
 
