@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django import forms
 
 from scoring.rules.cards import Card
+from scoring.rules.ruleset import round_in_sets
 
 from .forms import STALE_PAGE, count_field
 from .services.card_writes import MAX_COUNT
@@ -75,14 +76,12 @@ class CardForm(forms.Form):
     # --- for the template ---------------------------------------------------------------------
 
     def sets(self) -> list[SetBoxes]:
-        per_set = len(self.targets)
         sets: list[SetBoxes] = []
         for number in range(1, self.round_count + 1):
-            if (number - 1) % per_set == 0:
-                sets.append(SetBoxes((number - 1) // per_set + 1, []))
-            sets[-1].rounds.append(
-                RoundBox(number, self.targets[(number - 1) % per_set], self[f"r{number}"])
-            )
+            set_number, target = round_in_sets(self.targets, number)
+            if not sets or sets[-1].number != set_number:
+                sets.append(SetBoxes(set_number, []))
+            sets[-1].rounds.append(RoundBox(number, target, self[f"r{number}"]))
         return sets
 
     def count_fields(self) -> list[forms.BoundField]:

@@ -10,9 +10,10 @@ from scoring.models import CardEntry, RollCredit, TableResult
 from scoring.rules import PRESETS
 from scoring.rules.cards import Card, Status
 from scoring.services import cards as service
+from scoring.services import results
 from tests.support.factories import UserFactory, grant
 from tournaments.foundation.errors import UserFacingError
-from tournaments.models import Stage
+from tournaments.models import Seat, Stage
 from tournaments.rules.simulate import simulate_stage
 from tournaments.services.rehearsal import rehearse
 
@@ -86,6 +87,63 @@ def test_differing_card_is_flagged_until_resolved_and_every_version_kept(played)
     ]
     assert versions[1].supersedes == versions[0] and versions[1].reason == "Staff saw both buncos"
     assert versions[0].buncos == record.buncos + 2  # nothing overwritten
+
+
+@pytest.mark.parametrize("choice", ["tables", "card"])
+def test_a_settled_card_is_flagged_again_when_its_table_is_corrected(played, choice):
+    """Found on a walk: a card settled and confirmed stayed verified with its old numbers
+    after a table it was settled against was corrected; standings ranked the old wins."""
+    stage, pod, first, second = played
+    player, record = a_player(stage)
+    paper = replace(record, buncos=record.buncos + 1)
+    service.enter_card(stage, player, paper, actor=first, base_version=0)
+    resolved = service.resolve_card(
+        stage, player, choice=choice, reason="Checked the tally", actor=second, version=1
+    )
+    service.confirm_card(stage, player, actor=first, version=resolved.version)
+    assert service.current_state(stage, player).verified
+    seat = Seat.objects.get(round__stage=stage, round__number=1, player=player)
+    result = TableResult.objects.get(
+        round=seat.round, pod=seat.pod, table=seat.table, is_current=True
+    )
+    results.record_result(
+        round_=seat.round,
+        pod=seat.pod,
+        table=seat.table,
+        entry=results.ResultEntry(winner=1 - result.winner, reason="Wrong pair ticked"),
+        actor=first,
+        base_version=result.version,
+    )
+    state = service.current_state(stage, player)
+    assert state.status == Status.DIFFERS and not state.verified
+    assert state.differences[0] == "The tables changed after this card was settled"
+    assert state.official == service.load_stage(stage).records[player.pk]
+    # Settled again against the corrected tables, it is verified once more.
+    again = service.resolve_card(
+        stage, player, choice="tables", reason="Table corrected", actor=second,
+        version=resolved.version,
+    )  # fmt: skip
+    service.confirm_card(stage, player, actor=first, version=again.version)
+    assert service.current_state(stage, player).verified
+
+
+def test_a_card_cannot_claim_rounds_its_player_has_not_played(played):
+    """Found on a walk: a totals-only card of 9 wins after 5 rounds was taken, settled as
+    "the card is right" and ranked first. Rounds to come may stay empty; nothing more."""
+    stage, pod, first, second = played
+    player, record = a_player(stage)
+    started = stage.rounds.exclude(status="pending").count()
+    assert 0 < started < stage.round_count
+    too_many = Card((), wins=started, losses=1)
+    with pytest.raises(UserFacingError, match=f"has played {started} rounds so far"):
+        service.enter_card(stage, player, too_many, actor=first, base_version=0)
+    ahead = list(record.rounds)
+    ahead[stage.round_count - 1] = "W"
+    marked = replace(record, rounds=tuple(ahead), wins=record.wins + 1)
+    with pytest.raises(UserFacingError, match=f"Round {stage.round_count} is marked W"):
+        service.enter_card(stage, player, marked, actor=first, base_version=0)
+    assert not CardEntry.objects.filter(stage=stage, player=player).exists()
+    service.enter_card(stage, player, record, actor=first, base_version=0)  # so far: fine
 
 
 def test_stale_card_version_is_refused(played):

@@ -26,6 +26,12 @@ class CardEntry(models.Model):
     minis = models.PositiveSmallIntegerField()
     snake_eyes = models.PositiveSmallIntegerField(default=0)
     reason = models.CharField(max_length=300, blank=True)
+    settled_against = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="A resolution: the table record it was settled against (rounds and "
+        "totals), so a later correction of the tables flags the card again.",
+    )
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )

@@ -8,7 +8,7 @@ page, the standings, the rehearsal and the tests all agree on what "verified" me
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from scoring.rules.ruleset import ONE_STAFF, SECOND_PERSON
@@ -48,6 +48,7 @@ class Entry:
     entered_by: int
     confirmed_by: int | None = None
     resolution: bool = False
+    against: Card | None = None  # a resolution: the table record it was settled against
 
 
 class Status:
@@ -70,6 +71,7 @@ STATUS_LABELS = {
 # What players and the public see of a card (the standings, a player's own page): only
 # whether its numbers are final, never who has still to enter or confirm it.
 PUBLIC_LABELS = {True: "verified", False: "not verified yet"}
+TABLES_CHANGED = "The tables changed after this card was settled"
 
 
 @dataclass(frozen=True)
@@ -117,7 +119,9 @@ def state(record: Card | None, entries: Sequence[Entry], mode: str = SECOND_PERS
 
     Both modes: a paper card that disagrees with the table record is flagged until a
     resolution (with its reason) says which is right; without a record (a pod that played on
-    paper only), entries by different people that disagree are flagged the same way.
+    paper only), entries by different people that disagree are flagged the same way. A
+    resolution holds only for the record it was made against: a table corrected afterwards
+    that disagrees with the settled card flags it again.
 
     - `SECOND_PERSON`: someone other than the person who entered the current version (or
       resolved it) must confirm it; without a record, two different people must enter the card
@@ -135,6 +139,10 @@ def state(record: Card | None, entries: Sequence[Entry], mode: str = SECOND_PERS
     confirmer = current.confirmed_by if current.confirmed_by != current.entered_by else None
     checker = current.entered_by if one_staff else confirmer
     if current.resolution:
+        if record is not None and current.against is not None and current.against != record:
+            found = differences(current.card, record)
+            if found:  # the tables were corrected since, and now disagree with the card
+                return CardState(Status.DIFFERS, record, [TABLES_CHANGED, *found])
         if checker is None:
             return CardState(Status.TO_CONFIRM, current.card)
         return CardState(Status.VERIFIED, current.card, checked_by=checker)
@@ -180,6 +188,22 @@ def derive(rounds: int, results: Sequence[SeatResult]) -> Card:
         totals["minis"] += r.minis
         totals["snake_eyes"] += r.snake_eyes
     return Card(tuple(marks), **totals)
+
+
+def unplayed_claims(card: Card, played: Collection[int]) -> str | None:
+    """Why `card` cannot be right about the rounds its player has sat in so far (`played`,
+    round numbers), or None. Cards are often entered before the stage is over, so rounds to
+    come may stay empty; but a mark on a round the player has not played, or more wins and
+    losses than rounds played, is a misread card, whatever a resolution later says."""
+    for number, mark in enumerate(card.rounds, start=1):
+        if mark and number not in played:
+            return f"Round {number} is marked {mark}, but the player has not played it."
+    if card.wins + card.losses > len(played):
+        return (
+            f"The card counts {card.wins} wins and {card.losses} losses, but the player has "
+            f"played {len(played)} round{'' if len(played) == 1 else 's'} so far."
+        )
+    return None
 
 
 def standing_order(card: Card) -> tuple[int, int]:

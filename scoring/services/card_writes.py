@@ -9,17 +9,17 @@ from collections.abc import Callable
 
 from django.db import IntegrityError, transaction
 
-from scoring.rules.cards import Card
+from scoring.rules.cards import Card, unplayed_claims
 from tournaments.foundation import idempotency
 from tournaments.foundation.errors import UserFacingError, VersionConflict
-from tournaments.models import Player, Pod, Seat, Stage
+from tournaments.models import Player, Pod, Round, Seat, Stage
 
 from ..models import CardEntry
 
 MAX_COUNT = 99
 
 
-def check_card(card: Card, stage: Stage) -> Card:
+def check_card(card: Card, stage: Stage, player: Player) -> Card:
     if card.rounds and len(card.rounds) != stage.round_count:
         raise UserFacingError(f"A card of this stage has {stage.round_count} rounds.")
     if any(mark not in ("W", "L", None) for mark in card.rounds):
@@ -38,6 +38,14 @@ def check_card(card: Card, stage: Stage) -> Card:
         raise UserFacingError(f"A player plays at most {stage.round_count} rounds.")
     if card.snake_eyes and not stage.rules.get("snake_eyes"):
         raise UserFacingError("These rules have no snake eyes.")
+    played = set(
+        Seat.objects.filter(round__stage=stage, player=player, round__number__lte=stage.round_count)
+        .exclude(round__status=Round.Status.PENDING)
+        .values_list("round__number", flat=True)
+    )
+    problem = unplayed_claims(card, played)
+    if problem:
+        raise UserFacingError(problem)
     return card
 
 

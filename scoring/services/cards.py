@@ -56,13 +56,20 @@ def card_of(entry: CardEntry) -> Card:
     )
 
 
+def record_json(card: Card) -> dict:
+    """A table record as a resolution stores it (`CardEntry.settled_against`)."""
+    return {"rounds": list(card.rounds), **card.totals()}
+
+
 def entry_of(entry: CardEntry) -> Entry:
+    against = dict(entry.settled_against or {})
     return Entry(
         entry.version,
         card_of(entry),
         entry.entered_by_id,
         entry.confirmed_by_id,
         entry.kind == CardEntry.Kind.RESOLUTION,
+        Card(tuple(against.pop("rounds")), **against) if against else None,
     )
 
 
@@ -237,7 +244,7 @@ def _enter(
 ) -> CardEntry:
     if not may_verify(actor, pod):
         raise UserFacingError(f"You are not assigned to {pod}.")
-    writes.check_card(card, stage)
+    writes.check_card(card, stage, player)
     current = writes.lock_current(stage, player)
     writes.check_version(current, base_version)
     entry = writes.save_version(stage, player, current, card, actor)
@@ -343,6 +350,7 @@ def resolve_card(
         actor,
         kind=CardEntry.Kind.RESOLUTION,
         reason=reason.strip()[:300],
+        settled_against=None if record is None else record_json(record),
     )
     audit.record(
         "card.resolved",

@@ -9,6 +9,7 @@ from scoring.rules.cards import (
     derive,
     differences,
     state,
+    unplayed_claims,
 )
 
 RECORD = Card(("W", "L", "W"), wins=2, losses=1, buncos=1, minis=2)
@@ -47,6 +48,31 @@ def test_resolution_settles_but_still_needs_a_second_person():
     assert s.verified and s.official == paper
 
 
+def test_a_settled_card_is_flagged_again_when_the_tables_change_after():
+    """A resolution settles the card against the tables as they were; a table corrected later
+    must not leave it verified with numbers nobody checked against the new record."""
+    paper = Card(("W", "W", "W"), wins=3, losses=0, buncos=1, minis=2)
+    tables_right = Entry(2, RECORD, B, confirmed_by=A, resolution=True, against=RECORD)
+    card_right = Entry(2, paper, B, confirmed_by=A, resolution=True, against=RECORD)
+    for settled in (tables_right, card_right):
+        assert state(RECORD, [Entry(1, paper, A), settled]).verified
+    corrected = Card(("W", "L", "L"), wins=1, losses=2, buncos=1, minis=2)  # round 3 corrected
+    s = state(corrected, [Entry(1, paper, A), tables_right])
+    assert s.status == Status.DIFFERS and s.official == corrected
+    assert s.differences == [
+        "The tables changed after this card was settled",
+        "Round 3: card says W, tables say L",
+        "Wins: card 2, tables 1",
+        "Losses: card 1, tables 2",
+    ]
+    # Tables corrected to agree with the paper the resolution chose: still settled.
+    s = state(paper, [Entry(1, paper, A), card_right])
+    assert s.verified and s.official == paper
+    # Settled before the basis was stored: kept as it was.
+    old = Entry(2, paper, B, confirmed_by=A, resolution=True)
+    assert state(corrected, [Entry(1, paper, A), old]).verified
+
+
 def test_paper_only_pod_needs_two_people_who_agree():
     card = Card(wins=2, losses=1, buncos=1)
     assert state(None, [Entry(1, card, A)]).status == Status.SECOND_ENTRY
@@ -83,3 +109,14 @@ def test_table_check_catches_two_winning_pairs_and_split_partners():
 def test_ghost_follows_its_partner():
     marks = TableMarks(1, 1, (11, None, 13, 14), {11: "L", 13: "L", 14: "W"})
     assert check_table(marks) == []
+
+
+def test_a_card_claims_only_rounds_played():
+    assert unplayed_claims(RECORD, {1, 2, 3}) is None
+    assert unplayed_claims(Card(("W", None, None), wins=1), {1}) is None
+    assert unplayed_claims(Card(("W", None, "L"), wins=1, losses=1), {1, 2}) == (
+        "Round 3 is marked L, but the player has not played it."
+    )
+    late = Card((None, "W"), wins=1)  # arrived late: seated from round 2
+    assert unplayed_claims(late, {2}) is None
+    assert "has played 1 round so far" in unplayed_claims(Card((), wins=2), {2})
