@@ -438,3 +438,28 @@ def test_the_entries_come_a_page_at_a_time_newest_first(event, desk, organiser):
     first = text(desk.get(url("cashbook", event)))
     assert "60 in all" in first and "Page 1 of 2" in first and 'rel="next"' in first
     assert first.index(f'id="entry-{paid[-1].pk}"') < first.index(f'id="entry-{paid[-2].pk}"')
+
+
+def test_counting_the_prize_box_warns_of_prizes_still_to_pay_and_the_pay_page_names_the_box(
+    event, organiser, desk
+):
+    players = PlayerFactory.create_batch(2, tournament=event)
+    first, second = awarded_directly(event, players, cents=30_00)
+    shown = text(desk.get(url("cash-box", event, "prize")))
+    assert "2 prizes ($60.00) are still to pay from this box. Once it is closed, they are " in (
+        shown
+    )
+    assert 'id="box-unpaid"' not in text(desk.get(url("cash-box", event, "desk")))
+    desk.post(url("cash-box", event, "prize"), {"reason": "Nothing in it"})
+    pay = url("payout-pay", event, first.pk)
+    assert "prizes are paid from the desk&#x27;s box" in desk.get(pay).content.decode()
+    response = desk.post(pay, {"present": "on", "id_checked": "on"})
+    assert response.status_code == 302 and first.payouts.filter(voided_at=None).exists()
+    shown = text(desk.get(url("cash-box", event, "desk")))
+    assert "1 prize ($30.00) is still to pay from this box" in shown
+    assert "no box is left to pay them from tonight" in shown
+    desk.post(url("cash-box", event, "desk"), {"reason": "Prize paid from it"})
+    shown = text(desk.get(url("payout-pay", event, second.pk)))
+    assert cashbook.NO_BOX_TO_PAY_FROM in shown and 'id="pay-form"' not in shown
+    response = desk.post(url("payout-pay", event, second.pk), {"present": "on", "id_checked": "on"})
+    assert response.status_code == 409 and not second.payouts.exists()

@@ -16,7 +16,7 @@ from ...forms.cashbook import CountForm, FloatForm
 from ...foundation.text import amount, money
 from ...mixins.cashbook import RECORD, CashBookMixin
 from ...models import CashBox
-from ...services import cash_boxes
+from ...services import cash_boxes, cashbook
 
 
 class BoxMixin(CashBookMixin):
@@ -46,9 +46,32 @@ class BoxMixin(CashBookMixin):
             movements=money(expected - float_cents),
             counted=money(box.counted_cents) if box and box.closed else "",
             difference=money(box.difference_cents) if box and box.closed else "",
+            unpaid=self.unpaid_warning(key, box),
             count_form=count_form or CountForm(),
             float_form=float_form
             or FloatForm(initial={"amount": amount(float_cents)}, auto_id="float_%s"),
+        )
+
+    def unpaid_warning(self, key: str, box: CashBox | None) -> str:
+        """Before a count closes the box prizes are paid from, say what is still to pay."""
+        if box is not None and box.closed:
+            return ""
+        closed = cashbook.closed_boxes(self.tournament)
+        if cashbook.payout_box_key(closed) != key:
+            return ""
+        count, cents = cashbook.unpaid_prizes(self.tournament)
+        if not count:
+            return ""
+        after = cashbook.payout_box_key(closed | {key})
+        then = (
+            "they are then paid from the desk's box"
+            if after
+            else "no box is left to pay them from tonight, and the treasurer pays them later"
+        )
+        return (
+            f"{count} prize{'' if count == 1 else 's'} ({money(cents)}) "
+            f"{'is' if count == 1 else 'are'} still to pay from this box. Once it is closed, "
+            f"{then}."
         )
 
 

@@ -22,6 +22,7 @@ from ...foundation.search import player_matches
 from ...foundation.text import money, ordinal
 from ...mixins.prizes import PAY, PrizePageMixin
 from ...models import Payout, PrizeAward
+from ...services import cashbook
 from ...services import payouts as payout_service
 
 
@@ -115,6 +116,7 @@ class PayView(PrizePageMixin, View):
 
     def page(self, form, *, error: str = "", status: int = 200):
         live = self.award.payouts.filter(voided_at__isnull=True).select_related("paid_by").first()
+        note = cashbook.payout_note(self.tournament)
         return self.render(
             "pay.html",
             status,
@@ -125,6 +127,8 @@ class PayView(PrizePageMixin, View):
             live=live,
             form=form,
             error=error,
+            box_note=note,
+            payable=note != cashbook.NO_BOX_TO_PAY_FROM,
             back=payouts_url(self.tournament.slug, form["q"].value() or ""),
         )
 
@@ -189,9 +193,11 @@ class VoidView(PrizePageMixin, View):
         except UserFacingError as exc:
             messages.error(request, exc.message)
         else:
+            note = cashbook.payout_note(self.tournament)
+            again = note if note == cashbook.NO_BOX_TO_PAY_FROM else "The prize can be paid again."
             messages.success(
                 request,
                 f"Payment of {money(payout.amount_cents)} to {payout.award.player.name} "
-                "voided. The prize can be paid again.",
+                f"voided. {again}",
             )
         return redirect(back)
