@@ -119,8 +119,15 @@ def test_a_closed_box_refuses_entries(event, players, organiser):
     )
     assert box.counted_cents == 65_00 and box.expected_cents == 70_00
     assert box.difference_cents == -5_00 and box.closed_by == organiser
-    with pytest.raises(UserFacingError, match="closed"):
-        cashbook.pay_fee(players[1], method=book.CASH, actor=organiser)
+    # A late fee in cash goes into the box still open (a walk found it refused at the desk
+    # with no advice); it is reversed at once so the counts below stay the desk's.
+    late_cash = cashbook.pay_fee(players[1], method=book.CASH, actor=organiser)
+    assert late_cash.entry.box == book.PRIZE_TABLE
+    assert late_cash.message == (
+        f"{players[1].name}: fee $20.00 (Cash) for {players[1].name} recorded into the "
+        "prize table's box, as the desk's was counted."
+    )
+    cashbook.reverse(late_cash.entry, actor=organiser, reason="Test of the late fee")
     # A late fee paid by card or comped moves no cash: it is recorded outside the box.
     late = cashbook.pay_fee(players[2], method=book.CARD, actor=organiser).entry
     comped = cashbook.pay_fee(players[3], method=book.COMPED, reason="Volunteer", actor=organiser)
@@ -130,10 +137,10 @@ def test_a_closed_box_refuses_entries(event, players, organiser):
         cashbook.donate(event, amount_cents=1, method=book.CASH, box=book.DESK, actor=organiser)
     with pytest.raises(UserFacingError, match="closed"):
         cash_boxes.close_box(event, book.DESK, {}, reason="again", actor=organiser)
-    assert LedgerEntry.objects.count() == 3
+    assert LedgerEntry.objects.count() == 5  # with the late cash fee and its reversal
     assert AuditEntry.objects.filter(action="cashbook.box_closed").count() == 1
     # A mistake found after the count is still put right, outside the counted box.
-    fee = LedgerEntry.objects.get(box=book.DESK)
+    fee = LedgerEntry.objects.get(box=book.DESK, kind=book.FEE)
     made = cashbook.reverse(fee, actor=organiser, reason="Paid twice").entry
     assert made.box == "" and "after the desk was counted" in made.note
     assert cashbook.totals(event).fees_cents == late.amount_cents
@@ -141,6 +148,10 @@ def test_a_closed_box_refuses_entries(event, players, organiser):
     # The prize table's box is still open.
     cashbook.donate(event, amount_cents=1, method=book.CASH, box=book.PRIZE_TABLE, actor=organiser)
     assert CashBox.objects.get(tournament=event, key=book.PRIZE_TABLE).closed_at is None
+    # With both boxes counted a late cash fee is refused, saying what to do with the cash.
+    cash_boxes.close_box(event, book.PRIZE_TABLE, {1: 1}, reason="", actor=organiser)
+    with pytest.raises(UserFacingError, match="keep this cash apart for the treasurer"):
+        cashbook.pay_fee(players[1], method=book.CASH, actor=organiser)
 
 
 def test_a_card_donation_after_the_desk_is_counted_is_recorded_outside_the_boxes(

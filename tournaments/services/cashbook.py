@@ -107,6 +107,20 @@ def _entry_box(tournament: Tournament, key: str, method: str) -> str:
     return _box_unless_counted(tournament, key)
 
 
+def _fee_box(tournament: Tournament, method: str) -> str:
+    """Where a fee goes: the desk's box. A late fee in cash after the desk's box was counted
+    goes into the prize table's box while that is open (its count is still to come); with
+    both counted it is refused, saying what to do with the cash. Other money follows
+    `_entry_box` (recorded outside a counted box)."""
+    if method != book.CASH:
+        return _entry_box(tournament, book.DESK, method)
+    closed = closed_boxes(tournament)
+    for key in book.open_boxes(closed):
+        return open_box(tournament, key).key
+    advice = book.counted_box_advice(book.DESK, closed, money_in=True)
+    raise UserFacingError(f"The desk's box was counted and closed. {advice}")
+
+
 def _describe(entry: LedgerEntry) -> str:
     what = entry.get_kind_display()
     who = f" from {entry.donor}" if entry.donor else ""
@@ -207,7 +221,7 @@ def pay_fee(
     amount = 0 if method == book.COMPED else fee_cents(locked.tournament)
     if method != book.COMPED and amount == 0:
         raise UserFacingError("This tournament charges no entry fee.")
-    box = _entry_box(locked.tournament, book.DESK, method)
+    box = _fee_box(locked.tournament, method)
     if check_in and locked.checked_in_at is None:
         checkin.check_in(locked, actor)
     entry = _create(
@@ -223,7 +237,15 @@ def pay_fee(
     )
     _record(entry, actor, f"Entry fee of {locked.name} ({locked.code}): {_describe(entry)}")
     changes.bump(player.tournament_id)
-    return Outcome(entry, True, f"{locked.name}: {_describe(entry).lower()} recorded.")
+    described = _describe(entry)
+    where = (
+        f" into {book.BOX_LABELS[box].lower()}'s box, as the desk's was counted"
+        if box and box != book.DESK
+        else ""
+    )
+    return Outcome(
+        entry, True, f"{locked.name}: {described[:1].lower()}{described[1:]} recorded{where}."
+    )
 
 
 @changes.announces
