@@ -16,7 +16,7 @@ from tests.support.events import award_everything, rehearsal_organiser
 from tests.support.factories import PrizeCategoryFactory, UserFactory, grant, member
 from tests.support.scenarios import module_scenario, prizeless_event
 from tests.support.web import text, url
-from tournaments.foundation.text import money
+from tournaments.foundation.text import money, ordinal
 from tournaments.models import (
     AuditEntry,
     LastBuncoMark,
@@ -721,3 +721,21 @@ def test_once_a_prize_is_paid_the_judges_picks_and_the_traveling_item_no_longer_
     assert "Prizes are being paid" in messages_of(response)[0]
     assert not PrizeNomination.objects.filter(category=costume).exists()
     assert not TravelingPass.objects.filter(tournament=event).exists()
+
+
+def test_the_payout_sheet_says_what_a_winner_gave_back(event, awarded, desk):
+    """The treasurer counts the prize box against this paper: a give-back stayed in the box,
+    and the sheet did not say so. A voided payment's give-back is reversed with it."""
+    first, second = awarded[0], awarded[1]
+    paid = payouts.pay(
+        first, actor=rehearsal_organiser(), present=True, id_checked=True, give_back_cents=5_00
+    )
+    payouts.pay(second, actor=rehearsal_organiser(), present=True, id_checked=True)
+    lines = {
+        (line.category, line.scope, line.place): line.given_back for line in payout_lines(event)
+    }
+    place = {a.pk: (a.category.label, a.where_won, ordinal(a.place)) for a in (first, second)}
+    assert lines[place[first.pk]] == "$5.00" and lines[place[second.pk]] == ""
+    payouts.void(paid, actor=rehearsal_organiser(), reason="Wrong player")
+    lines = payout_lines(event)
+    assert not any(line.given_back for line in lines)

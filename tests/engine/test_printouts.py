@@ -525,6 +525,7 @@ def payout_lines(count: int = 60) -> list[PayoutLine]:
             paid_by="Terry Toe" if i % 5 == 0 else "",
             paid_at="20:41" if i % 5 == 0 else "",
             voided="paid twice" if i == 7 else "",
+            given_back="$25.00" if i == 10 else "",
         )
         for i in range(count)
     ]
@@ -540,6 +541,7 @@ def test_payout_sheet_has_every_line_and_repeats_its_header(pagesize):
     for line in lines:
         assert line.winner in text and line.code in text
     assert "VOID: paid twice" in text and "Terry Toe, 20:41" in text
+    assert "Terry Toe, 20:41; gave back $25.00" in " ".join(text.split())
     assert "Most buncos (Pod 1, 1st)" in text and "Most buncos (Pod 1, 2nd)" in text
 
 

@@ -142,3 +142,4 @@ class PayoutLine:
     paid_by: str = ""
     paid_at: str = ""
     voided: str = ""
+    given_back: str = ""  # worded by the service: "$25.00", the part the winner gave back

@@ -1,8 +1,8 @@
 """The payout sheet the cash table works from: every prize, its winner, and room to sign.
 
-A line the site already shows as paid prints who paid it and when, with the ID box ticked
-(the site records a payment only after the ID check); a voided line is greyed and says why,
-so nobody pays it from the paper.
+A line the site already shows as paid prints who paid it and when, and what the winner gave
+back (it stayed in the box), with the ID box ticked (the site records a payment only after
+the ID check); a voided line is greyed and says why, so nobody pays it from the paper.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ def _paid_by(line: PayoutLine) -> Flowable:
         return para(f"VOID: {line.voided}", SANS_BOLD, 8.5, 0.3)
     if line.paid_by:
         when = f", {line.paid_at}" if line.paid_at else ""
-        return para(f"{line.paid_by}{when}", SANS, 8.5)
+        back = f"; gave back {line.given_back}" if line.given_back else ""
+        return para(f"{line.paid_by}{when}{back}", SANS, 8.5)
     return para("________________", SANS, 9, 0.4)
 
 

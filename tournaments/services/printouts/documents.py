@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Sum
 from django.utils import dateformat, timezone
 
 from scoring.rules.cards import STATUS_LABELS
@@ -23,6 +23,7 @@ from ... import printouts as pdf
 from ...foundation.text import money, ordinal, whole_number
 from ...models import (
     FinalTable,
+    LedgerEntry,
     Payout,
     Player,
     Pod,
@@ -33,6 +34,7 @@ from ...models import (
     Stage,
     Tournament,
 )
+from ...rules import cashbook as book
 from .. import cash_summary
 from ..advancement import plan_stage
 from .links import card_url
@@ -257,6 +259,17 @@ def payout_lines(tournament: Tournament) -> list[pdf.PayoutLine]:
             )
         )
     )
+    given_back = dict(
+        LedgerEntry.objects.filter(
+            tournament=tournament,
+            kind=book.GIVE_BACK,
+            award__isnull=False,
+            reversed_by__isnull=True,  # a voided payment's give-back is reversed with it
+        )
+        .values("award_id")
+        .annotate(n=Sum("amount_cents"))
+        .values_list("award_id", "n")
+    )
     lines = []
     for award in awards:
         common = {
@@ -274,6 +287,7 @@ def payout_lines(tournament: Tournament) -> list[pdf.PayoutLine]:
                 amount_text=money(award.amount_cents),
                 paid_by=_person(live.paid_by) if live else "",
                 paid_at=_when(live.paid_at) if live else "",
+                given_back=money(given_back[award.pk]) if given_back.get(award.pk) else "",
             )
         )
         lines += [
