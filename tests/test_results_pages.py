@@ -1,5 +1,7 @@
 """Staff pages for table results: my pods, the pod page and the table result form."""
 
+import html
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -176,6 +178,28 @@ def test_points_contradicting_the_winner_are_refused_and_kept(tournament, stage,
     assert 'name="points_13" value="17"' in body and 'name="points_24" value="43"' in body
     assert 'name="buncos_2" value="2"' in body
     assert "your choice" in body  # the tapped winner stays highlighted
+
+
+def test_points_below_what_the_credited_buncos_score_are_refused_and_kept(tournament, stage, staff):
+    """A walk saved 3–2 with two buncos credited to seat 1: 42 points at the least."""
+    response = staff.post(
+        table_url(tournament, 1, 1, 1),
+        {"winner": "0", "base_version": "0", "points_13": "3", "points_24": "2", "buncos_1": "2"},
+    )
+    assert response.status_code == 200
+    body = html.unescape(response.content.decode())
+    assert (
+        "Seats 1 & 3 have 3 points, but their buncos and mini buncos alone score 42: check the "
+        "points or the counts." in body
+    )
+    assert result_count() == (0, 0)
+    assert 'name="points_13" value="3"' in body and 'name="buncos_1" value="2"' in body
+    # The same counts with points that cover them are saved.
+    response = staff.post(
+        table_url(tournament, 1, 1, 1),
+        {"winner": "0", "base_version": "0", "points_13": "47", "points_24": "2", "buncos_1": "2"},
+    )
+    assert response.status_code == 302 and result_count()[0] == 1
 
 
 def test_a_tie_needs_level_points_and_keeps_its_roll_off_note(tournament, stage, pod, staff):

@@ -45,6 +45,15 @@ def leading_pair(points: tuple[int, int]) -> int | None:
     return 0 if first > second else 1
 
 
+def least_points(buncos: int, minis: int, snake_eyes: int, rules: RuleSet) -> int | None:
+    """The fewest points a pair can end a round on with these rolls credited to it: every
+    bunco and mini bunco scores. Snake eyes wipe the pair's points, so after one nothing
+    bounds them (`None`). A staff entry below this has a misread score or count."""
+    if snake_eyes:
+        return None
+    return buncos * rules.bunco_points + minis * rules.mini_bunco_points
+
+
 def partner_number(seat_number: int) -> int:
     """`partner_of` for seats numbered 1-4, as people and stored seats count them."""
     return partner_of(seat_number - 1) + 1

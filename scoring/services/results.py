@@ -21,7 +21,8 @@ from tournaments.models import Pod, Round, Seat
 from tournaments.permissions import may_act_on_pod
 
 from ..models import RollCredit, TableResult
-from ..rules.table import PAIR_LABELS, leading_pair, pair_seats
+from ..rules.ruleset import RuleSet
+from ..rules.table import PAIR_LABELS, leading_pair, least_points, pair_of, pair_seats
 
 MAX_COUNT = 30
 MAX_POINTS = 2000
@@ -107,6 +108,24 @@ def _check_entry(entry: ResultEntry, seats: dict[int, Seat], rules: dict) -> Non
                 raise UserFacingError(f"Counts must be whole numbers from 0 to {MAX_COUNT}.")
         if tally.snake_eyes and not rules.get("snake_eyes"):
             raise UserFacingError("These rules have no snake eyes.")
+    if p13 is not None:
+        _check_points_cover_rolls(entry, RuleSet.from_dict(rules))
+
+
+def _check_points_cover_rolls(entry: ResultEntry, rules: RuleSet) -> None:
+    for pair, points in enumerate(entry.points):
+        credited = [t for seat_no, t in entry.tallies.items() if pair_of(seat_no - 1) == pair]
+        fewest = least_points(
+            sum(t.buncos for t in credited),
+            sum(t.minis for t in credited),
+            sum(t.snake_eyes for t in credited),
+            rules,
+        )
+        if fewest is not None and points < fewest:
+            raise UserFacingError(
+                f"Seats {pair_seats(pair)} have {points} points, but their buncos and mini "
+                f"buncos alone score {fewest}: check the points or the counts."
+            )
 
 
 def current_result(round_: Round, pod: Pod, table: int) -> TableResult | None:

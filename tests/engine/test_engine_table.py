@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 
 from scoring.rules import PRESETS, EngineBug, RuleError, TablePlay, play_table_round
-from scoring.rules.table import leading_pair
+from scoring.rules.table import leading_pair, least_points
 
 CLASSIC = PRESETS["classic"]
 MINGLE = PRESETS["mingle"]
@@ -232,3 +232,9 @@ def test_more_points_win_and_level_points_are_left_for_the_tie_break():
     assert leading_pair((21, 7)) == 0
     assert leading_pair((3, 22)) == 1
     assert leading_pair((12, 12)) is None
+
+
+def test_credited_buncos_and_minis_bound_a_pairs_points_unless_snake_eyes_wiped_them():
+    assert least_points(2, 1, 0, CLASSIC) == 2 * 21 + 5
+    assert least_points(0, 0, 0, CLASSIC) == 0
+    assert least_points(1, 0, 1, MINGLE) is None
