@@ -212,3 +212,19 @@ def test_a_place_offered_to_the_waitlist_is_not_given_to_a_walk_in(tournament, o
         offer_expires_at=timezone.now() - timezone.timedelta(minutes=1)
     )
     assert walk_in(tournament, Registrant("Walk In"), actor=organiser).status == "registered"
+
+
+def test_a_party_bigger_than_the_places_left_is_told_so(tournament):
+    """A walk read "Sorry, … is full (1 place left)" for a party of three: full and a place
+    left at once. The refusal says how many places are left against the party's size."""
+    tournament.capacity = 4
+    tournament.save()
+    PlayerFactory.create_batch(3, tournament=tournament)
+    party = [Registrant(n, f"{n.lower()}@example.org") for n in ("Ann", "Bea", "Cid")]
+    with pytest.raises(UserFacingError) as refused:
+        register_party(tournament, party)
+    assert refused.value.message == (
+        f"Sorry, {tournament.name} has only 1 place left, and this party has 3 players. "
+        "Tick “Put me on the waitlist” to wait for a freed place."
+    )
+    assert tournament.players.count() == 3

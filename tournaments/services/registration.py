@@ -18,6 +18,7 @@ from tournaments.foundation import audit, changes
 from tournaments.foundation.errors import UserFacingError
 from tournaments.rules import waitlist as rules
 
+from ..foundation.text import count
 from ..models import EmailLog, Party, Player, Stage, Tournament
 from . import mail
 
@@ -241,10 +242,14 @@ def register_party(
     admitted = rules.admit(free, len(registrants), tournament.party_fit)
     if admitted < len(registrants) and not waitlist_ok:
         left = max(free, 0)
+        said = (
+            f"Sorry, {tournament.name} has only {count(left, 'place')} left, and this party "
+            f"has {len(registrants)} players"
+            if left
+            else f"Sorry, {tournament.name} is full"
+        )
         raise UserFacingError(
-            f"Sorry, {tournament.name} is full"
-            + (f" ({left} place{'s' if left != 1 else ''} left)" if left else "")
-            + ". Tick “Put me on the waitlist” to wait for a freed place.",
+            f"{said}. Tick “Put me on the waitlist” to wait for a freed place.",
             field="waitlist",
         )
     position = _next_waitlist_position(tournament)
