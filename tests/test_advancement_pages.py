@@ -267,7 +267,10 @@ def test_final_table_page_order_and_throws(client_for):
     assert 'id="order-roll"' not in page  # typed dice are finished by typing
     # One die for two players is refused with the reason; nothing is stored.
     page = text(org.post(order, {"dice": ["3"]}, follow=True))
-    assert "2 players throw now, one die each, but 1 die was entered." in page
+    assert (
+        "now the 2 players tied on the lowest die throw again, one die each, but 1 die was "
+        "entered. Type only the re-throw." in page
+    )
     final.refresh_from_db()
     assert order_faces(final) == [5, 2, 6, 2]
     # Seat 4 throws lower, so seat 4 starts and the dice go clockwise: 4, 1, 2, 3.

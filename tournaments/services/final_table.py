@@ -16,6 +16,7 @@ from scoring.rules.final import OrderResult, order_of_play, roll_order, take_tur
 from scoring.services.cards import load_stage
 from tournaments.foundation import audit, changes
 from tournaments.foundation.errors import UserFacingError
+from tournaments.foundation.text import count
 from tournaments.rules.advancement import (
     final_seats,
 )
@@ -181,7 +182,16 @@ def roll_for_order(final: FinalTable, *, actor, faces: list[int] | None = None) 
         try:
             result = order_of_play(players, [*so_far, *faces])
         except RuleError as exc:
-            raise UserFacingError(str(exc)) from exc
+            if not so_far or not all(face in range(1, 7) for face in faces):
+                raise UserFacingError(str(exc)) from exc
+            # A wrong number of dice: the rule counts every face of the roll, but the
+            # organiser typed only the re-throw, so say it in their terms.
+            again = len(order_of_play(players, so_far).needed)
+            raise UserFacingError(
+                f"The first dice are recorded already: now the {again} players tied on the "
+                f"lowest die throw again, one die each, but {count(len(faces), 'die', 'dice')} "
+                f"{'was' if len(faces) == 1 else 'were'} entered. Type only the re-throw."
+            ) from exc
     record = RollOff.objects.create(
         tournament_id=final.tournament_id,
         kind=RollOff.Kind.ORDER,
