@@ -59,9 +59,15 @@ def permission_denied(request: HttpRequest, exception=None) -> HttpResponse:
             row.user.get_full_name() or row.user.get_username()
             for row in rows.select_related("user")
         )
+    roles: list[str] = []
+    if tournament is not None and request.user.is_authenticated:
+        # A staff member not assigned to this pod has a role here: "no role" would be wrong.
+        held = TournamentRole.objects.filter(tournament=tournament, user=request.user)
+        roles = sorted(Role(role).label.lower() for role in held.values_list("role", flat=True))
     context = {
         "tournament": tournament,
         "organisers": organisers,
+        "roles": roles,
         "reason": _own_message(exception),
     }
     return render(request, "errors/403.html", context, status=403)

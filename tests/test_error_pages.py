@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.support.factories import PASSWORD, drawn_stage
+from tests.support.factories import PASSWORD, UserFactory, drawn_stage, grant
 from tests.support.web import text, url
 from tournaments.models import AuditEntry, Player
 
@@ -64,6 +64,23 @@ def test_a_403_names_the_organisers_who_can_grant_the_role(
     grant = page.split('id="who-can-grant"')[1].split("</p>")[0]
     assert f"<strong>{organiser.username}</strong>" in grant and "Staff & admins" in grant
     assert f'href="{reverse("landing")}"' in page
+
+
+def test_a_403_to_staff_not_assigned_to_the_pod_does_not_say_they_have_no_role(
+    tournament, organiser, client_for
+):
+    """A walk: staff opening a semi-final pod they were not yet ticked for read "that account
+    has no role at …", though they are staff there."""
+    drawn_stage(tournament, organiser)
+    helper = UserFactory(username="helper")
+    grant(tournament, helper, "staff")
+    response = client_for(helper).get(reverse("pod-detail", args=[tournament.slug, 1]))
+    assert response.status_code == 403
+    page = text(response)
+    assert "You are not assigned to Pod 1." in page and "has no role" not in page
+    assert f"helper</strong>, staff at <strong>{tournament.name}</strong>, but that" in page
+    grant_text = page.split('id="who-can-grant"')[1].split("</p>")[0]
+    assert "assigns staff to pods on the stage page" in grant_text
 
 
 def test_a_403_outside_a_tournament_still_says_who_to_ask(staff_user, client_for):
