@@ -4,6 +4,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -139,6 +140,23 @@ def test_an_event_played_to_the_end_tonight_offers_its_results_not_seats(client)
     assert reverse("results", args=[finished.slug]) in tonight
     assert reverse("my-card", args=[finished.slug]) in tonight
     assert reverse("seat-finder", args=[finished.slug]) not in tonight
+
+
+def test_the_same_form_sent_twice_leads_to_the_first_confirmation(client, tournament):
+    """A walk: a double tap (or back and send again) answered "already registered" and the
+    player never saw their code. From the same browser it leads to the confirmation; from
+    another it is still refused, so nobody reads a code by typing someone's e-mail."""
+    first = post(client, tournament)
+    assert first.status_code == 302
+    before = snapshot()
+    again = post(client, tournament, email="carol@EXAMPLE.org")
+    assert again.status_code == 302 and again.url == first.url
+    assert snapshot() == before
+    code = Player.objects.get().code
+    assert code in client.get(again.url).content.decode()
+    stranger = post(Client(), tournament)
+    assert stranger.status_code == 200 and "already registered" in stranger.content.decode()
+    assert code not in stranger.content.decode()
 
 
 def test_duplicate_email_refused_case_insensitively(client, tournament):
