@@ -169,6 +169,16 @@ def test_roll_off_form_refuses_the_wrong_number_of_dice_and_saves_nothing(event,
     response = org.post(address, {**form, "first": ["5", "9"]}, follow=True)
     assert "Each die is a number from 1 to 6." in text(response)
     assert not RollOff.objects.exists()
+    # What was typed comes back in the same tie's boxes (a walk had to type it all again),
+    # once: a reload shows the form empty.
+    tie = {**form, "form_id": "tie-qualifying-1-wins"}
+    response = org.post(address, {**tie, "first": ["4", "4"], "rethrows": "3 3"})
+    assert response.url.endswith("#tie-qualifying-1-wins")
+    box = org.get(response.url).content.decode().split('id="tie-qualifying-1-wins"')[1]
+    box = box.split("</form>")[0]
+    assert box.count('value="4"') == 2 and 'value="3 3"' in box
+    again = org.get(response.url).content.decode().split('id="tie-qualifying-1-wins"')[1]
+    assert 'value="4"' not in again.split("</form>")[0]
 
     response = org.post(address, {**form, "first": ["4", "4"], "rethrows": "2 5"}, follow=True)
     record = RollOff.objects.get()

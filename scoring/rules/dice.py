@@ -31,7 +31,10 @@ def die_source(rng: random.Random | DieSource) -> DieSource:
         try:
             face = rng()
         except StopIteration:
-            raise RuleError("Ran out of entered dice before the roll-off was decided.") from None
+            raise RuleError(
+                "Ran out of entered dice before the roll-off was decided. Players still tied "
+                "throw again: type one re-throw die for each of them, in the order listed."
+            ) from None
         return check_die(face)
 
     return checked

@@ -17,3 +17,11 @@ register = template.Library()
 @register.simple_tag
 def idempotency_key() -> str:
     return format_html('<input type="hidden" name="idempotency_key" value="{}">', uuid.uuid4())
+
+
+@register.filter
+def at(values, index: int) -> str:
+    """The `index`th of `values` (typed dice drawn back into their boxes), or "" past the end."""
+    if isinstance(values, list | tuple) and 0 <= index < len(values):
+        return values[index]
+    return ""

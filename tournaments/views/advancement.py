@@ -26,6 +26,7 @@ from ..forms.advancement import OrderForm, StageChoiceForm, ThrowForm
 from ..foundation.text import count
 from ..models import Stage
 from ..permissions import TournamentPermissionMixin
+from ..presenters import typed_dice
 from ..presenters.advancement import UNITS, player_names, stages_shown
 from ..presenters.final_table import final_of, final_shown
 from ..services import advancement as service
@@ -69,6 +70,7 @@ class AdvancementView(AdvancementMixin, TemplateView):
             and final.winner_id is not None
             and draw_service.is_published(tournament),
             units=UNITS,
+            typed=typed_dice.take(self.request),
         )
         return context
 

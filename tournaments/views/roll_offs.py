@@ -21,6 +21,7 @@ from tournaments.rules.roll_offs import SEMI_GROUP
 from ..forms.advancement import RollOffForm
 from ..models import RollOff
 from ..permissions import TournamentPermissionMixin
+from ..presenters import typed_dice
 from ..presenters.advancement import player_names
 from ..services import roll_off_entry
 
@@ -66,16 +67,22 @@ class RollOffView(TournamentPermissionMixin, View):
         form = RollOffForm(request.POST, kind=kind)
         if not form.is_valid():
             messages.error(request, first_error(form))
-            return back
+            return self.refused(request, slug)
         try:
             record = roll_off_entry.record(
                 self.tournament, kind, form.tie(), actor=request.user, faces=form.faces
             )
         except UserFacingError as exc:
             messages.error(request, exc.message)
-        else:
-            messages.success(request, self.message(record))
+            return self.refused(request, slug)
+        messages.success(request, self.message(record))
         return back
+
+    def refused(self, request, slug):
+        """Back to the form, with the dice that were typed still in it."""
+        form_id = typed_dice.keep(request)
+        anchor = f"#{form_id}" if form_id else ""
+        return redirect(reverse(self.page, args=[slug]) + anchor)
 
 
 urlpatterns = [

@@ -25,6 +25,7 @@ from ...models import (
     Round,
     TravelingPass,
 )
+from ...presenters import typed_dice
 from ...presenters.last_bunco import night_line
 from ...presenters.prize_budget import budget_context
 from ...presenters.prizes import (
@@ -160,6 +161,7 @@ class PrizeWinnersView(PrizePageMixin, View):
             traveling=self.traveling(t, categories, totals, players),
             plan=plan,
             ties=[self.tie_shown(tie, categories, names) for tie in plan.pending],
+            typed=typed_dice.take(request),
             awards=self.awards_shown(plan, measures, names),
             unawarded=self.unawarded_shown(plan, names),
             total=money(planned) if planned is not None else "",
