@@ -460,6 +460,6 @@ def test_counting_the_prize_box_warns_of_prizes_still_to_pay_and_the_pay_page_na
     assert "no box is left to pay them from tonight" in shown
     desk.post(url("cash-box", event, "desk"), {"reason": "Prize paid from it"})
     shown = text(desk.get(url("payout-pay", event, second.pk)))
-    assert cashbook.NO_BOX_TO_PAY_FROM in shown and 'id="pay-form"' not in shown
+    assert book.NO_BOX_TO_PAY_FROM in shown and 'id="pay-form"' not in shown
     response = desk.post(url("payout-pay", event, second.pk), {"present": "on", "id_checked": "on"})
     assert response.status_code == 409 and not second.payouts.exists()

@@ -233,22 +233,22 @@ def test_once_the_prize_box_is_counted_prizes_are_paid_from_the_desks_box(
     comes out of the desk's box while that is open, and with both counted the refusal says
     the treasurer pays later."""
     first, second = awarded_directly(event, players[:2], cents=40_00)
-    assert cashbook.unpaid_prizes(event) == (2, 80_00)
-    assert cashbook.payout_note(event) == ""
+    assert cash_boxes.unpaid_prizes(event) == (2, 80_00)
+    assert cash_boxes.payout_note(event) == ""
     cash_boxes.close_box(event, book.PRIZE_TABLE, {}, reason="", actor=organiser)
-    assert "paid from the desk's box" in cashbook.payout_note(event)
+    assert "paid from the desk's box" in cash_boxes.payout_note(event)
     payouts.pay(first, actor=organiser, present=True, id_checked=True, give_back_cents=5_00)
     assert {(e.kind, e.box) for e in LedgerEntry.objects.filter(award=first)} == {
         (book.PAYOUT, book.DESK),
         (book.GIVE_BACK, book.DESK),
     }
     assert cash_boxes.expected_cash(event, book.DESK) == -40_00 + 5_00
-    assert cashbook.unpaid_prizes(event) == (1, 40_00)
+    assert cash_boxes.unpaid_prizes(event) == (1, 40_00)
     cash_boxes.close_box(event, book.DESK, {}, reason="Short: prize paid", actor=organiser)
     with pytest.raises(UserFacingError, match="the treasurer pays it later"):
         payouts.pay(second, actor=organiser, present=True, id_checked=True)
     assert not second.payouts.exists()
-    assert cashbook.payout_note(event) == cashbook.NO_BOX_TO_PAY_FROM
+    assert cash_boxes.payout_note(event) == book.NO_BOX_TO_PAY_FROM
 
 
 def test_a_comp_is_undone_by_a_free_reversal_and_the_player_owes_again(event, players, organiser):

@@ -35,6 +35,7 @@ from tournaments.models import (
     RulePreset,
     Seat,
     Tournament,
+    TravelingPass,
 )
 from tournaments.rules.prizes import note_from_data
 from tournaments.services import transfer
@@ -42,7 +43,6 @@ from tournaments.services import transfer_graph as graph
 from tournaments.services.invitations import invite
 from tournaments.services.last_bunco import last_bunco
 from tournaments.services.presets import copy_preset
-from tournaments.services.prizes import pass_traveling_item
 from tournaments.services.stages import replay_matches, seat_late_arrival
 
 pytestmark = pytest.mark.django_db
@@ -60,8 +60,11 @@ def rehearsed():
     organiser = get_user_model().objects.get(username="organiser")
     player = tournament.players.order_by("pk")[3]
     last_round = tournament.stages.get(kind="qualifying").rounds.order_by("number").last()
-    pass_traveling_item(tournament, player, actor=organiser, round_=last_round)
-    # Marked after the prizes were paid (which the page refuses), so written directly.
+    # Passed and marked after the prizes were paid (which the services refuse), so written
+    # directly.
+    TravelingPass.objects.create(
+        tournament=tournament, player=player, round=last_round, by=organiser
+    )
     first = last_bunco(last_round.stage).recorded[0]
     LastBuncoMark.objects.create(
         tournament=tournament,

@@ -147,3 +147,10 @@ def test_the_largest_amount_is_said_as_money_would_say_it():
     from tournaments.rules import cashbook as book
 
     assert money(book.MAX_CENTS) in book.TOO_MUCH
+
+
+def test_prizes_are_paid_from_the_prize_box_then_the_desks_then_none():
+    assert book.payout_box([]) == book.PRIZE_TABLE
+    assert book.payout_box([book.DESK]) == book.PRIZE_TABLE
+    assert book.payout_box([book.PRIZE_TABLE]) == book.DESK
+    assert book.payout_box([book.PRIZE_TABLE, book.DESK]) == ""

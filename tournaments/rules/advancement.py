@@ -80,8 +80,7 @@ CUT_LABELS = {"wins": "Most wins", "buncos": "Most buncos"}
 
 
 def pod_cut(wins: int = 1, buncos: int = 1) -> tuple[Category, ...]:
-    """The sheet's categories with `wins` and `buncos` places a group; a list given no place
-    is left out (an organiser may send only the most wins on)."""
+    """The sheet's categories, `wins` and `buncos` places a group; a list with none is left out."""
     places = {"wins": wins, "buncos": buncos}
     return tuple(
         Category(key, label, places[key]) for key, label in CUT_LABELS.items() if places[key]

@@ -204,6 +204,19 @@ def box_refusal(method: str, box: str, *, money_in: bool) -> str:
     return ""
 
 
+NO_BOX_TO_PAY_FROM = (
+    "Both cash boxes are counted and closed, so no prize can be paid in cash tonight: the "
+    "treasurer pays it later, and the ledger shows it still to pay."
+)
+
+
+def payout_box(closed: Iterable[str]) -> str:
+    """The box a prize's cash comes out of: the prize table's; once that was counted (a count
+    is final), the desk's while it is open, where the night's cash is; "" with both counted."""
+    gone = frozenset(closed)
+    return next((key for key in (PRIZE_TABLE, DESK) if key not in gone), "")
+
+
 def open_boxes(closed: Iterable[str]) -> list[str]:
     """The boxes still taking cash, in the book's order: a counted box is closed for good."""
     gone = frozenset(closed)

@@ -1,11 +1,13 @@
 """The night's cash boxes (the desk, the prize table): the opening float, the cash the book
 expects, and the count at the end of the night by denomination, which closes the box. A
-closed box refuses entries (`cashbook.open_box`), so its count stays true.
+closed box refuses entries (`cashbook.open_box`), so its count stays true; what is still to
+pay from a box, and where prizes are paid from once the prize table's box is counted.
 """
 
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Count, Exists, OuterRef, Sum
 from django.utils import timezone
 
 from tournaments.foundation import audit
@@ -13,8 +15,8 @@ from tournaments.foundation.errors import UserFacingError
 from tournaments.rules import cashbook as book
 
 from ..foundation.text import money
-from ..models import CashBox, Tournament
-from .cashbook import entries, open_box
+from ..models import CashBox, Payout, Tournament
+from .cashbook import closed_boxes, entries, open_box
 
 
 def expected_cash(tournament: Tournament, key: str) -> int:
@@ -72,3 +74,24 @@ def close_box(
         data={"counted_cents": counted, "expected_cents": expected, "counts": box.counts},
     )
     return box
+
+
+def payout_note(tournament: Tournament) -> str:
+    """What the pay page says about where the cash comes from, "" in the usual case."""
+    key = book.payout_box(closed_boxes(tournament))
+    if key == book.PRIZE_TABLE:
+        return ""
+    if not key:
+        return book.NO_BOX_TO_PAY_FROM
+    return "The prize table's box was counted and closed: prizes are paid from the desk's box."
+
+
+def unpaid_prizes(tournament: Tournament) -> tuple[int, int]:
+    """The current awards with no live payment: how many, and their cents."""
+    live = Payout.objects.filter(award=OuterRef("pk"), voided_at__isnull=True)
+    found = (
+        tournament.awards.current()
+        .exclude(Exists(live))
+        .aggregate(n=Count("pk"), cents=Sum("amount_cents"))
+    )
+    return found["n"], found["cents"] or 0

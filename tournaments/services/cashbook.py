@@ -20,7 +20,7 @@ from tournaments.foundation.errors import UserFacingError
 from tournaments.rules import cashbook as book
 
 from ..foundation.text import money
-from ..models import CashBox, LedgerEntry, Payout, Player, PrizeAward, Tournament
+from ..models import CashBox, LedgerEntry, Player, PrizeAward, Tournament
 from . import checkin
 from .receipts import Receipt
 
@@ -374,49 +374,13 @@ def expense(
     return Outcome(entry, True, f"Expense {money(amount_cents)} recorded{_outside(box, into)}.")
 
 
-NO_BOX_TO_PAY_FROM = (
-    "Both cash boxes are counted and closed, so no prize can be paid in cash tonight: the "
-    "treasurer pays it later, and the ledger shows it still to pay."
-)
-
-
-def payout_box_key(closed: frozenset[str]) -> str:
-    """The box a prize's cash comes out of: the prize table's; once that was counted (a count
-    is final), the desk's while it is open, where the night's cash is; "" with both counted."""
-    for key in (book.PRIZE_TABLE, book.DESK):
-        if key not in closed:
-            return key
-    return ""
-
-
-def payout_note(tournament: Tournament) -> str:
-    """What the pay page says about where the cash comes from, "" in the usual case."""
-    key = payout_box_key(closed_boxes(tournament))
-    if key == book.PRIZE_TABLE:
-        return ""
-    if not key:
-        return NO_BOX_TO_PAY_FROM
-    return "The prize table's box was counted and closed: prizes are paid from the desk's box."
-
-
-def unpaid_prizes(tournament: Tournament) -> tuple[int, int]:
-    """The current awards with no live payment: how many, and their cents."""
-    live = Payout.objects.filter(award=OuterRef("pk"), voided_at__isnull=True)
-    found = (
-        tournament.awards.current()
-        .exclude(Exists(live))
-        .aggregate(n=Count("pk"), cents=Sum("amount_cents"))
-    )
-    return found["n"], found["cents"] or 0
-
-
 def prize_paid(award: PrizeAward, amount_cents: int, *, actor, give_back_cents: int = 0) -> None:
     """The ledger's side of a payment at the prize table (the caller holds the award's lock):
-    the cash out of the prize table's box (or the desk's, `payout_box_key`) and, if the
+    the cash out of the prize table's box (or the desk's, `book.payout_box`) and, if the
     winner gives some back, the donation into the same box."""
-    key = payout_box_key(closed_boxes(award.tournament))
+    key = book.payout_box(closed_boxes(award.tournament))
     if not key:
-        raise UserFacingError(NO_BOX_TO_PAY_FROM)
+        raise UserFacingError(book.NO_BOX_TO_PAY_FROM)
     box = open_box(award.tournament, key)
     if not 0 <= give_back_cents <= amount_cents:
         raise UserFacingError(

@@ -96,6 +96,7 @@ PLAIN_JSON = frozenset(
         (CATEGORY, "amounts_cents"),
         ("scoring.tableresult", "tie_break"),
         ("scoring.cardentry", "rounds"),
+        ("scoring.cardentry", "settled_against"),  # marks and totals, no ids
         ("tournaments.cashbox", "counts"),
     }
 )

@@ -57,12 +57,12 @@ class BoxMixin(CashBookMixin):
         if box is not None and box.closed:
             return ""
         closed = cashbook.closed_boxes(self.tournament)
-        if cashbook.payout_box_key(closed) != key:
+        if book.payout_box(closed) != key:
             return ""
-        count, cents = cashbook.unpaid_prizes(self.tournament)
+        count, cents = cash_boxes.unpaid_prizes(self.tournament)
         if not count:
             return ""
-        after = cashbook.payout_box_key(closed | {key})
+        after = book.payout_box(closed | {key})
         then = (
             "they are then paid from the desk's box"
             if after

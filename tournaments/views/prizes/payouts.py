@@ -15,6 +15,7 @@ from django.views.generic import View
 from scoring.queue import already
 from tournaments.foundation.errors import UserFacingError
 from tournaments.foundation.text import first_error
+from tournaments.rules import cashbook as book
 
 from ...forms.prizes import PayForm, VoidForm
 from ...forms.search import SearchForm
@@ -22,7 +23,7 @@ from ...foundation.search import player_matches
 from ...foundation.text import money, ordinal
 from ...mixins.prizes import PAY, PrizePageMixin
 from ...models import Payout, PrizeAward
-from ...services import cashbook
+from ...services import cash_boxes
 from ...services import payouts as payout_service
 
 
@@ -116,7 +117,7 @@ class PayView(PrizePageMixin, View):
 
     def page(self, form, *, error: str = "", status: int = 200):
         live = self.award.payouts.filter(voided_at__isnull=True).select_related("paid_by").first()
-        note = cashbook.payout_note(self.tournament)
+        note = cash_boxes.payout_note(self.tournament)
         return self.render(
             "pay.html",
             status,
@@ -128,7 +129,7 @@ class PayView(PrizePageMixin, View):
             form=form,
             error=error,
             box_note=note,
-            payable=note != cashbook.NO_BOX_TO_PAY_FROM,
+            payable=note != book.NO_BOX_TO_PAY_FROM,
             back=payouts_url(self.tournament.slug, form["q"].value() or ""),
         )
 
@@ -193,8 +194,8 @@ class VoidView(PrizePageMixin, View):
         except UserFacingError as exc:
             messages.error(request, exc.message)
         else:
-            note = cashbook.payout_note(self.tournament)
-            again = note if note == cashbook.NO_BOX_TO_PAY_FROM else "The prize can be paid again."
+            note = cash_boxes.payout_note(self.tournament)
+            again = note if note == book.NO_BOX_TO_PAY_FROM else "The prize can be paid again."
             messages.success(
                 request,
                 f"Payment of {money(payout.amount_cents)} to {payout.award.player.name} "
