@@ -254,6 +254,12 @@ def test_seat_the_final_after_the_semi_final(client_for):
     for seat in final.seats.select_related("player"):
         assert seat.player.name in page and seat.reason in page
     assert "(1 of " in page  # the drawn seats say how big their pool was
+    # ... and who was in it: the footer says "from the pools shown" (a walk found none shown).
+    names = dict(event.tournament.players.values_list("pk", "name"))
+    for seat in final.seats.exclude(pool=[]):
+        pool = page.split(f'id="pool-{seat.seat}"')[1].split("</details>")[0]
+        assert f"drawn from {len(seat.pool)} player" in pool
+        assert all(names[pk] in pool for pk in seat.pool)
 
 
 def test_final_table_page_order_and_throws(client_for):

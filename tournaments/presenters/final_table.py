@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from scoring.rules import next_thrower
 
-from ..models import FinalSeat, FinalTable, FinalThrow
+from ..models import FinalSeat, FinalTable, FinalThrow, Player
 from ..services import final_table as service
 from .advancement import Throw
 
@@ -106,6 +106,15 @@ def final_shown(final: FinalTable) -> FinalShown:
         ]
         shown.needed = [by_player[p] for p in state.needed]
     return shown
+
+
+def drawn_pools(shown: FinalShown) -> list[tuple[int, list[str]]]:
+    """Each drawn seat's pool by name, (seat number, names in the stored order), read in one
+    query: the page says the seats were drawn from these lists, so it lists them."""
+    drawn = [s.seat for s in shown.seats if s.drawn]
+    ids = {pk for seat in drawn for pk in seat.pool}
+    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name")) if ids else {}
+    return [(seat.seat, [names.get(pk, str(pk)) for pk in seat.pool]) for seat in drawn]
 
 
 def final_of(tournament) -> FinalTable | None:

@@ -28,7 +28,7 @@ from ..models import Stage
 from ..permissions import TournamentPermissionMixin
 from ..presenters import typed_dice
 from ..presenters.advancement import UNITS, player_names, stages_shown
-from ..presenters.final_table import final_of, final_shown
+from ..presenters.final_table import drawn_pools, final_of, final_shown
 from ..services import advancement as service
 from ..services import draws as draw_service
 from ..services import final_table
@@ -150,9 +150,11 @@ class FinalTableView(FinalMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         final = final_of(self.tournament)
+        shown = final_shown(final) if final is not None else None
         context.update(
             final=final,
-            shown=final_shown(final) if final is not None else None,
+            shown=shown,
+            pools=drawn_pools(shown) if shown is not None else [],
             semi=self.tournament.stages.filter(kind=Stage.Kind.SEMI_FINAL).first(),
             # The void service refuses once the secret is out: no form it would refuse.
             result_final=final is not None and draw_service.is_published(self.tournament),
