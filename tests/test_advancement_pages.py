@@ -300,6 +300,8 @@ def test_final_table_page_order_and_throws(client_for):
 
     throw = url("final-throw", event.tournament)
     assert "Enter all three dice" in text(org.post(throw, {"number": 1, "die1": 2}, follow=True))
+    bad = text(org.post(throw, {"number": 1, "die1": 9, "die2": 3, "die3": 4}, follow=True))
+    assert "Die 1: Ensure this value is less than or equal to 6." in bad  # not "Die1: …"
     org.post(throw, {"number": 1, "die1": 2, "die2": 3, "die3": 4})
     # A double tap sends throw 1 again: refused, nothing recorded twice.
     response = org.post(throw, {"number": 1, "die1": 2, "die2": 3, "die3": 4}, follow=True)

@@ -135,9 +135,9 @@ class ThrowForm(forms.Form):
     """The next finalist's three dice, or `roll` for the site; `number` guards double taps."""
 
     number = forms.IntegerField(min_value=1)
-    die1 = forms.IntegerField(required=False, min_value=1, max_value=6)
-    die2 = forms.IntegerField(required=False, min_value=1, max_value=6)
-    die3 = forms.IntegerField(required=False, min_value=1, max_value=6)
+    die1 = forms.IntegerField(label="Die 1", required=False, min_value=1, max_value=6)
+    die2 = forms.IntegerField(label="Die 2", required=False, min_value=1, max_value=6)
+    die3 = forms.IntegerField(label="Die 3", required=False, min_value=1, max_value=6)
     roll = forms.BooleanField(required=False)
 
     def clean(self):
