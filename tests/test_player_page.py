@@ -5,8 +5,9 @@ Opened only by the signed link; shows nobody else's e-mail or phone.
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
-from tests.support.events import full_with_waitlist
+from tests.support.events import awarded_directly, full_with_waitlist
 from tests.support.factories import PlayerFactory, drawn_stage
 from tournaments.models import AuditEntry, CardProblem, Party, Player
 from tournaments.services import waitlist
@@ -184,3 +185,15 @@ def test_the_page_runs_a_fixed_number_of_queries(players, client, django_assert_
     with django_assert_max_num_queries(PLAYER_PAGE_QUERIES):
         body = page(client, player).content.decode()
     assert player.name in body and "Partner:" in body
+
+
+def test_a_prize_awarded_again_to_someone_else_leaves_the_players_page(client, tournament):
+    """Awarding again supersedes the earlier awards (kept, not deleted): the player's page
+    listed them still, telling a player to collect a prize that went to someone else."""
+    player = PlayerFactory(tournament=tournament)
+    (award,) = awarded_directly(tournament, [player], cents=25_00)
+    assert "Most Buncos: $25.00" in page(client, player).content.decode()
+    award.superseded_at = timezone.now()
+    award.save()
+    body = page(client, player).content.decode()
+    assert "Most Buncos" not in body and 'id="my-prizes"' not in body

@@ -27,7 +27,7 @@ from ..services.player_links import qr_svg_path
 
 
 def prizes_of(player: Player) -> list[dict]:
-    awards = player.awards.select_related("category").prefetch_related("payouts")
+    awards = player.awards.current().select_related("category").prefetch_related("payouts")
     return [
         {
             "label": award.category.label,
