@@ -13,7 +13,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.support.events import award_everything, rehearsal_organiser
-from tests.support.factories import PrizeCategoryFactory, UserFactory, grant, member
+from tests.support.factories import (
+    PlayerFactory,
+    PrizeCategoryFactory,
+    UserFactory,
+    grant,
+    member,
+)
 from tests.support.scenarios import module_scenario, prizeless_event
 from tests.support.web import text, url
 from tournaments.foundation.text import money, ordinal
@@ -32,8 +38,8 @@ from tournaments.models import (
 from tournaments.rules.draws import draw_code
 from tournaments.rules.phases import NextStep, Phase
 from tournaments.rules.prizes import OVERALL
+from tournaments.services import cashbook, checkin, payouts, prizes, rehearsal_event
 from tournaments.services import ledger as ledger_service
-from tournaments.services import payouts, prizes, rehearsal_event
 from tournaments.services.phase import step_of
 from tournaments.services.printouts.documents import payout_lines
 from tournaments.services.rehearsal import rehearse
@@ -740,3 +746,16 @@ def test_the_payout_sheet_says_what_a_winner_gave_back(event, awarded, desk):
     payouts.void(paid, actor=rehearsal_organiser(), reason="Wrong player")
     lines = payout_lines(event)
     assert not any(line.given_back for line in lines)
+
+
+def test_the_ledger_says_what_fees_are_still_owed(event, desk):
+    """A walk read "To the charity $169" on the ledger beside "Left for the charity $405" on
+    the prize pages: the projection counts fees still owed, the ledger only money recorded.
+    The ledger now says what it leaves out."""
+    assert 'id="fees-owed"' not in text(desk.get(url("ledger", event)))
+    late = PlayerFactory(tournament=event)
+    Tournament.objects.filter(pk=event.pk).update(check_in_open=True)
+    checkin.check_in(Player.objects.get(pk=late.pk), rehearsal_organiser())
+    page = text(desk.get(url("ledger", event)))
+    owed = money(cashbook.fee_cents(event))
+    assert f"; {owed} of fees still owed, not counted here" in page

@@ -12,6 +12,7 @@ from ...foundation.text import amount, money
 from ...mixins.prizes import AWARD, PAY, PrizePageMixin
 from ...models import Payout, PrizeCategory
 from ...permissions import PUBLIC, has_permission
+from ...services import cashbook
 from ...services import ledger as ledger_service
 
 
@@ -97,6 +98,9 @@ class LedgerView(PrizePageMixin, LedgerAccessMixin, View):
                 money(books.voided_cents),
             ),
             fees=money(books.fees_cents),
+            # The prize pages' projection counts fees still owed; the ledger counts only money
+            # recorded, and says what is left out so the two figures are not read as one.
+            owed=money(owed) if (owed := cashbook.owed_cents(self.tournament)) else "",
             money_in=money(books.book.money_in_cents),
             donations=money(books.book.donations_cents),
             given_back=money(books.book.given_back_cents),
