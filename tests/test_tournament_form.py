@@ -9,6 +9,7 @@ from django.urls import reverse
 from scoring.rules import PRESETS
 from scoring.rules.presets import MINGLE
 from tests.support.factories import OrganiserFactory
+from tests.support.web import settings_data
 from tournaments.forms.tournament import TournamentForm
 from tournaments.models import RulePreset
 
@@ -48,3 +49,12 @@ def test_the_sets_hint_gives_each_offered_presets_limits(tournament, organiser, 
     assert after_box.index("Classic Bunco · 2 to 4 qualifying sets") < after_box.index(
         'name="preset"'
     )
+
+
+@pytest.mark.parametrize("capacity", ["-3", "0", "3"])
+def test_a_capacity_below_four_gets_one_message_whatever_it_is(tournament, capacity):
+    """A walk typed -3 and read "at least 0", then 0 and read "at least 4"."""
+    form = TournamentForm(settings_data(tournament, capacity=capacity), instance=tournament)
+    assert not form.is_valid()
+    assert form.errors["capacity"] == ["Ensure this value is greater than or equal to 4."]
+    assert 'min="4"' in str(form["capacity"])

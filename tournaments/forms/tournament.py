@@ -1,4 +1,5 @@
 from django import forms
+from django.core.validators import MinValueValidator
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -68,6 +69,24 @@ class TournamentForm(forms.ModelForm):
             "than this share of the entry fees taken (left empty: more than all of them).",
         }
 
+    def use_model_floors(self) -> None:
+        """A positive whole-number field checks `>= 0` before the model's own floor: -3 seats
+        said "at least 0" and 0 then said "at least 4". One floor, the model's, says it."""
+        for name, field in self.fields.items():
+            if not isinstance(field, forms.IntegerField):
+                continue
+            floors = [
+                v.limit_value
+                for v in Tournament._meta.get_field(name).validators
+                if isinstance(v, MinValueValidator)
+            ]
+            if floors and max(floors) > (field.min_value or 0):
+                field.min_value = max(floors)
+                field.widget.attrs["min"] = field.min_value
+                field.validators = [
+                    v for v in field.validators if not isinstance(v, MinValueValidator)
+                ] + [MinValueValidator(field.min_value)]
+
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
         presets = RulePreset.objects.filter(builtin=True)
@@ -78,6 +97,7 @@ class TournamentForm(forms.ModelForm):
         self.fields["preset"].queryset = presets.distinct()
         self.fields["preset"].label_from_instance = preset_with_sets
         self.fields["qualifying_sets"].help_text += " " + self.sets_per_preset()
+        self.use_model_floors()
         if not self.instance.pk:  # the date picker offers no past night (clean_date says why)
             self.fields["date"].widget.attrs["min"] = timezone.localdate().isoformat()
         # Left out (an older form, a script), the advancement settings keep their defaults.
