@@ -4,10 +4,11 @@ Opened only by the signed link; shows nobody else's e-mail or phone.
 """
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.support.events import awarded_directly, full_with_waitlist
+from tests.support.events import awarded_directly, full_with_waitlist, seated_final
 from tests.support.factories import PlayerFactory, drawn_stage
 from tournaments.models import AuditEntry, CardProblem, Party, Player
 from tournaments.services import waitlist
@@ -197,3 +198,17 @@ def test_a_prize_awarded_again_to_someone_else_leaves_the_players_page(client, t
     award.save()
     body = page(client, player).content.decode()
     assert "Most Buncos" not in body and 'id="my-prizes"' not in body
+
+
+def test_a_finalists_page_names_their_final_seat_and_the_grand_prize():
+    """A walk opened the grand prize winner's own page: it said nothing of the final."""
+    event, final = seated_final()
+    seat = final.seats.select_related("player").get(seat=2)
+    body = page(Client(), seat.player).content.decode()
+    assert 'id="my-final"' in body and "Your seat at the final table: seat 2 (" in body
+    assert "grand prize" not in body
+    final.winner = seat.player
+    final.save()
+    assert "You won the grand prize!" in page(Client(), seat.player).content.decode()
+    other = final.seats.select_related("player").get(seat=3).player
+    assert f"{seat.player.name} won the grand prize." in page(Client(), other).content.decode()

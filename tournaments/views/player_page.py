@@ -21,7 +21,7 @@ from tournaments.foundation.site import site_url
 from ..forms.player_page import CardProblemForm
 from ..foundation.text import money
 from ..mixins.players import PlayerLinkMixin
-from ..models import Player
+from ..models import FinalSeat, Player
 from ..services import mail, player_self, waitlist
 from ..services.player_links import qr_svg_path
 
@@ -79,6 +79,9 @@ class PlayerPageView(PlayerLinkMixin, View):
             "card_pod": seat.pod if seat else None,
             "problem_form": problem_form or CardProblemForm(),
             "problems": list(player.card_problems.all()),
+            "final_seat": FinalSeat.objects.filter(player=player)
+            .select_related("final__winner")
+            .first(),
         }
         return TemplateResponse(
             self.request, "tournaments/player_page.html", context, status=status
