@@ -232,6 +232,9 @@ def test_counting_a_box_with_a_difference_closes_it(event, desk, entry):
     assert "$20.00" in text(desk.get(address))
     response = desk.post(address, {"d1000": "1", "d500": "1"})
     assert response.status_code == 400 and "say why they differ" in text(response)
+    response = desk.post(address, {"d1000": "999999", "d500": "x"})
+    assert "That is more than 100,000 of one kind; check the count." in text(response)
+    assert "Type how many, as a whole number." in text(response)
     response = desk.post(address, {"d1000": "1", "d500": "1", "reason": "Change given"})
     assert response.status_code == 302
     box = CashBox.objects.get(tournament=event, key="desk")

@@ -174,8 +174,12 @@ class CountForm(forms.Form):
             if not text:
                 continue
             n = whole_number(text)
-            if n is None or n > 100_000:
+            if n is None:
                 self.add_error(f"d{value}", "Type how many, as a whole number.")
+            elif n > 100_000:
+                self.add_error(
+                    f"d{value}", "That is more than 100,000 of one kind; check the count."
+                )
             elif n:
                 counts[value] = n
         data["counts"] = counts
