@@ -35,6 +35,7 @@ from tests.bad_input import (
     world_fixture,  # noqa: F401
 )
 from tests.support.factories import PASSWORD
+from tournaments.forms.search import SearchForm
 from tournaments.models import (
     LedgerEntry,
     Payout,
@@ -764,3 +765,11 @@ def test_a_result_without_its_page_version_says_the_page_is_out_of_date(world, b
         )
     assert outcome.response.status_code == 200
     assert STALE_PAGE in outcome.response.content.decode()
+
+
+def test_a_search_pasted_too_long_or_with_a_nul_is_cut_not_read_as_nothing():
+    """A walk pasted 101 characters into the seat finder (a blank answer) and the prize
+    table's search (every prize listed): the box is cut to its 100 characters instead."""
+    assert SearchForm({"q": "ann  " + "x" * 200}).query == "ann " + "x" * 95
+    assert SearchForm({"q": "an\x00n"}).query == "ann"
+    assert SearchForm({}).query == ""
