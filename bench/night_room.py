@@ -189,7 +189,10 @@ def staff_phone(
             points_24=low if save.winner == 0 else high,
             reason=save.note,
         )
-        rollers = [k for k in form if k.startswith("buncos_")]
+        # A bunco is 21 points, so it goes to a seat of the pair with 21 or more (the site
+        # refuses points below what the credited rolls score).
+        winners = ("1", "3") if save.winner == 0 else ("2", "4")
+        rollers = [k for k in form if k.startswith("buncos_") and k.endswith(winners)]
         if rollers and rng.random() < 0.3:
             post[rng.choice(rollers)] = 1
         answer = client.request(SAVE_PAGE, "POST", url, post)
