@@ -22,7 +22,7 @@ from tests.support.factories import UserFactory, drawn_stage, grant
 from tests.support.web import settings_data, text, url
 from tournaments.models import AuditEntry, FinalTable, Qualifier, RollOff, Stage
 from tournaments.rules.draws import draw_code
-from tournaments.services import final_table
+from tournaments.services import advancement, final_table
 from tournaments.services.final_table import order_faces
 from tournaments.services.rehearsal import rehearse, settle_roll_offs
 
@@ -490,3 +490,15 @@ def test_while_the_stage_plays_unverified_pods_are_not_shown_as_blocked(
     pod = page.split('id="qualifying-eligible-1"')[1].split("</li>")[0]
     assert "still playing: Not verified: 0 of 12 cards verified." in pod
     assert "blocked:" not in pod and "text-danger" not in pod
+
+
+def test_my_pods_says_when_the_new_stage_has_no_pod_for_this_staff_member(client_for):
+    """A walk: with the semi-final drawn, staff saw only their closed qualifying pods and no
+    word that a stage was under way without them."""
+    event = played_qualifying(24, 7)
+    settle_roll_offs(event.stage, organiser=event.organiser)
+    advancement.save_qualifiers(event.stage, actor=event.organiser)
+    advancement.draw_semi_final(event.tournament, actor=event.organiser)
+    page = text(client_for(event.staff[0]).get(url("my-pods", event.tournament)))
+    assert 'id="not-in-newest"' in page
+    assert "The semi-final is under way and you have no pod in it yet." in page

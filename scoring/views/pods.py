@@ -74,8 +74,25 @@ class MyPodsView(TournamentPermissionMixin, TemplateView):
         # Every stage played to the end: nothing is left to assign, so the page must not send
         # staff to the organiser for a pod.
         over = bool(stages) and all(s.status == Stage.Status.FINISHED for s in stages)
+        # A semi-final drawn while this staff member has pods only in the qualifying stage:
+        # say so, or the page shows last stage's closed pods as if nothing were going on.
+        newest = stages[0] if stages else None
+        unassigned = (
+            newest
+            if newest is not None
+            and sections
+            and not every_pod
+            and newest.status != Stage.Status.FINISHED
+            and newest.pk not in pods_by_stage
+            else None
+        )
         return super().get_context_data(
-            sections=sections, every_pod=every_pod, drawn=bool(stages), over=over, **kwargs
+            sections=sections,
+            every_pod=every_pod,
+            drawn=bool(stages),
+            over=over,
+            unassigned=unassigned,
+            **kwargs,
         )
 
 
