@@ -7,7 +7,7 @@ pay from a box, and where prizes are paid from once the prize table's box is cou
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Count, Exists, OuterRef, Sum
+from django.db.models import Count, Sum
 from django.utils import timezone
 
 from tournaments.foundation import audit
@@ -15,8 +15,9 @@ from tournaments.foundation.errors import UserFacingError
 from tournaments.rules import cashbook as book
 
 from ..foundation.text import money
-from ..models import CashBox, Payout, Tournament
+from ..models import CashBox, Tournament
 from .cashbook import closed_boxes, entries, open_box
+from .phase import paid_award_ids
 
 
 def expected_cash(tournament: Tournament, key: str) -> int:
@@ -87,11 +88,10 @@ def payout_note(tournament: Tournament) -> str:
 
 
 def unpaid_prizes(tournament: Tournament) -> tuple[int, int]:
-    """The current awards with no live payment: how many, and their cents."""
-    live = Payout.objects.filter(award=OuterRef("pk"), voided_at__isnull=True)
+    """The current awards not paid (`phase.paid_award_ids`): how many, and their cents."""
     found = (
         tournament.awards.current()
-        .exclude(Exists(live))
+        .exclude(pk__in=paid_award_ids(tournament))
         .aggregate(n=Count("pk"), cents=Sum("amount_cents"))
     )
     return found["n"], found["cents"] or 0
