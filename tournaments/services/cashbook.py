@@ -115,8 +115,9 @@ def _fee_box(tournament: Tournament, method: str) -> str:
     if method != book.CASH:
         return _entry_box(tournament, book.DESK, method)
     closed = closed_boxes(tournament)
-    for key in book.open_boxes(closed):
-        return open_box(tournament, key).key
+    still_open = book.open_boxes(closed)  # the desk's first
+    if still_open:
+        return open_box(tournament, still_open[0]).key
     advice = book.counted_box_advice(book.DESK, closed, money_in=True)
     raise UserFacingError(f"The desk's box was counted and closed. {advice}")
 
