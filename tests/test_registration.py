@@ -1,6 +1,7 @@
 """The public registration page: every refusal is clear and changes nothing."""
 
 import re
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -143,20 +144,27 @@ def test_an_event_played_to_the_end_tonight_offers_its_results_not_seats(client)
 
 
 def test_the_same_form_sent_twice_leads_to_the_first_confirmation(client, tournament):
-    """A walk: a double tap (or back and send again) answered "already registered" and the
-    player never saw their code. From the same browser it leads to the confirmation; from
-    another it is still refused, so nobody reads a code by typing someone's e-mail."""
-    first = post(client, tournament)
+    """Walks: a double tap (on a slow network the second tap leaves before the first answer
+    sets any cookie) or back-and-send-again answered "already registered" and the player
+    never saw their code. The drawn form's key finds the registration it made; a form drawn
+    afresh, or another browser, is still refused, so nobody reads a code by typing an e-mail."""
+    key = str(uuid.uuid4())
+    first = post(client, tournament, idempotency_key=key)
     assert first.status_code == 302
     before = snapshot()
-    again = post(client, tournament, email="carol@EXAMPLE.org")
+    again = post(Client(), tournament, idempotency_key=key)  # no cookie from the first
     assert again.status_code == 302 and again.url == first.url
     assert snapshot() == before
     code = Player.objects.get().code
     assert code in client.get(again.url).content.decode()
-    stranger = post(Client(), tournament)
+    # Another registration from the same browser, then back to the first form: still its own.
+    second = post(client, tournament, email="bo@example.org", idempotency_key=str(uuid.uuid4()))
+    assert post(client, tournament, idempotency_key=key).url == first.url != second.url
+    stranger = post(Client(), tournament, idempotency_key=str(uuid.uuid4()))
     assert stranger.status_code == 200 and "already registered" in stranger.content.decode()
     assert code not in stranger.content.decode()
+    garbled = post(Client(), tournament, email="cy@example.org", idempotency_key="x")
+    assert "This page is out of date: reload it." in garbled.content.decode()
 
 
 def test_duplicate_email_refused_case_insensitively(client, tournament):

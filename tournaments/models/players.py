@@ -95,6 +95,10 @@ class Player(models.Model):
     )
     registered_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # The public form's key, on the one who booked: the same drawn form sent again (a double
+    # tap on a slow network, the back button) finds this registration instead of being told
+    # the e-mail is taken, and only that browser holds the key.
+    form_key = models.UUIDField(null=True, blank=True, editable=False)
     # Folded for the one player search (foundation/search.py); never typed, always derived.
     search_name = models.TextField(default="", editable=False)
     search_text = models.TextField(default="", editable=False)
@@ -107,6 +111,7 @@ class Player(models.Model):
         ordering = ["name", "id"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "code"], name="unique_player_code"),
+            models.UniqueConstraint(fields=["tournament", "form_key"], name="one_form_one_booking"),
             models.UniqueConstraint(
                 fields=["tournament", "email"],
                 condition=~Q(email="") & Q(status__in=["registered", "waitlisted"]),

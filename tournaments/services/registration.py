@@ -8,6 +8,7 @@ them away; the organiser's own ways in still refuse, since they can raise the ca
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
@@ -154,6 +155,14 @@ def _new_player(tournament: Tournament, registrant: Registrant, source: str, **e
     return _create_with_unique_code(player)
 
 
+def _made_with(tournament: Tournament, form_key: uuid.UUID) -> list[Player]:
+    booker = tournament.players.filter(form_key=form_key).first()
+    if booker is None:
+        return []
+    others = booker.party.members.exclude(pk=booker.pk).order_by("pk") if booker.party_id else []
+    return [booker, *others]
+
+
 def _next_waitlist_position(tournament: Tournament) -> int:
     last = tournament.players.filter(status=Player.Status.WAITLISTED).aggregate(
         last=Max("waitlist_position")
@@ -207,8 +216,12 @@ def register_party(
     *,
     email_each: bool = False,
     waitlist_ok: bool = False,
+    form_key: uuid.UUID | None = None,
 ) -> list[Player]:
     """The public form: one player, or a party whose first member is the one booking.
+
+    `form_key` is the drawn form's key: sent again, it answers with the registration it made
+    (the booker first) and registers nobody.
 
     Places go to the party as the organiser chose (`waitlist.admit`); whoever does not get
     one goes on the waitlist, in the form's order, if they said yes to it (`waitlist_ok`):
@@ -216,6 +229,8 @@ def register_party(
     newcomers wait behind them.
     """
     tournament = lock_tournament(tournament)
+    if form_key is not None and (made := _made_with(tournament, form_key)):
+        return made
     closed = online_closed_reason(tournament)
     if closed:
         raise UserFacingError(closed)
@@ -255,7 +270,7 @@ def register_party(
     position = _next_waitlist_position(tournament)
     players = []
     for index, registrant in enumerate(registrants):
-        extra = {"party": party}
+        extra = {"party": party, "form_key": form_key if index == 0 else None}
         if index >= admitted:
             extra.update(status=Player.Status.WAITLISTED, waitlist_position=position)
             position += 1

@@ -5,6 +5,7 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.views.generic import TemplateView, View
 
+from tournaments.foundation import idempotency
 from tournaments.foundation.errors import UserFacingError
 
 from ..forms.registration import RegistrationForm, member_formset
@@ -76,37 +77,16 @@ class RegisterView(TournamentPermissionMixin, View):
                 [booker, *friends],
                 email_each=form.cleaned_data.get("email_each", False),
                 waitlist_ok=form.cleaned_data["join_waitlist"],
+                form_key=idempotency.parse_key(request.POST.get("idempotency_key")),
             )
         except UserFacingError as exc:
-            duplicate = exc.field == "email" and "already registered" in exc.message
-            if duplicate and (token := self.registered_here(booker.email)):
-                # The same form sent again from this browser (a double tap, the back button):
-                # the confirmation it first led to, not an error that hides the code.
-                return redirect("register-done", self.tournament.slug, token)
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
             response = self.render(form, members)
-            if duplicate:
+            if exc.field == "email" and "already registered" in exc.message:
                 response.context_data["duplicate_email"] = booker.email
             return response
         token = signing.dumps(players[0].pk, salt=CONFIRMATION_SALT)
-        self.request.session[self.session_key] = token
         return redirect("register-done", self.tournament.slug, token)
-
-    @property
-    def session_key(self) -> str:
-        return f"registered:{self.tournament.pk}"
-
-    def registered_here(self, email: str) -> str:
-        """The confirmation token of the registration this browser made here with `email`."""
-        token = self.request.session.get(self.session_key)
-        if not token or not email:
-            return ""
-        try:
-            pk = signing.loads(token, salt=CONFIRMATION_SALT, max_age=86400 * 7)
-        except signing.BadSignature:
-            return ""
-        mine = self.tournament.players.filter(pk=pk, email__iexact=email.strip()).exists()
-        return token if mine else ""
 
 
 class RegisteredView(TournamentPermissionMixin, TemplateView):
