@@ -27,6 +27,7 @@ from tournaments.models import AuditEntry, CashBox, LedgerEntry, Printout
 from tournaments.rules import cashbook as book
 from tournaments.services import cash_boxes, cash_planner, cash_summary, cashbook, checkin
 from tournaments.services import printouts as printout_service
+from tournaments.services.player_links import player_page_path
 
 pytestmark = pytest.mark.django_db
 
@@ -454,10 +455,12 @@ def test_counting_the_prize_box_warns_of_prizes_still_to_pay_and_the_pay_page_na
     )
     assert 'id="box-unpaid"' not in text(desk.get(url("cash-box", event, "desk")))
     desk.post(url("cash-box", event, "prize"), {"reason": "Nothing in it"})
+    cashbook.donate(event, amount_cents=30_00, method=book.CASH, box=book.DESK, actor=organiser)
     pay = url("payout-pay", event, first.pk)
     assert "prizes are paid from the desk&#x27;s box" in desk.get(pay).content.decode()
-    response = desk.post(pay, {"present": "on", "id_checked": "on"})
-    assert response.status_code == 302 and first.payouts.filter(voided_at=None).exists()
+    response = desk.post(pay, {"present": "on", "id_checked": "on"}, follow=True)
+    assert first.payouts.filter(voided_at=None).exists()
+    assert "The cash came out of the desk's box: the prize table's was counted." in text(response)
     shown = text(desk.get(url("cash-box", event, "desk")))
     assert "1 prize ($30.00) is still to pay from this box" in shown
     assert "no box is left to pay them from tonight" in shown
@@ -466,3 +469,14 @@ def test_counting_the_prize_box_warns_of_prizes_still_to_pay_and_the_pay_page_na
     assert book.NO_BOX_TO_PAY_FROM in shown and 'id="pay-form"' not in shown
     response = desk.post(url("payout-pay", event, second.pk), {"present": "on", "id_checked": "on"})
     assert response.status_code == 409 and not second.payouts.exists()
+    # Every page that sends a winner to the prize table says it is too late tonight.
+    table = text(desk.get(url("payouts", event)))
+    assert book.NO_BOX_TO_PAY_FROM in table and url("payout-pay", event, second.pk) not in table
+    assert book.NO_BOX_TO_PAY_FROM in text(desk.get(url("prize-winners", event)))
+    own = text(desk.get(player_page_path(second.player, event.slug)))
+    assert "(the cash boxes are counted: the treasurer pays it later)" in own
+    # A payment voided after its box was counted: the cash handed back is outside the boxes.
+    response = desk.post(
+        url("payout-void", event, first.payouts.get().pk), {"reason": "Wrong winner"}, follow=True
+    )
+    assert "keep it apart for the treasurer" in text(response)

@@ -150,7 +150,7 @@ def test_a_closed_box_refuses_entries(event, players, organiser):
     assert CashBox.objects.get(tournament=event, key=book.PRIZE_TABLE).closed_at is None
     # With both boxes counted a late cash fee is refused, saying what to do with the cash.
     cash_boxes.close_box(event, book.PRIZE_TABLE, {1: 1}, reason="", actor=organiser)
-    with pytest.raises(UserFacingError, match="keep this cash apart for the treasurer"):
+    with pytest.raises(UserFacingError, match="keep this fee apart for the treasurer, with the pl"):
         cashbook.pay_fee(players[1], method=book.CASH, actor=organiser)
 
 
@@ -237,13 +237,18 @@ def test_once_the_prize_box_is_counted_prizes_are_paid_from_the_desks_box(
     assert cash_boxes.payout_note(event) == ""
     cash_boxes.close_box(event, book.PRIZE_TABLE, {}, reason="", actor=organiser)
     assert "paid from the desk's box" in cash_boxes.payout_note(event)
+    cashbook.donate(event, amount_cents=50_00, method=book.CASH, box=book.DESK, actor=organiser)
     payouts.pay(first, actor=organiser, present=True, id_checked=True, give_back_cents=5_00)
     assert {(e.kind, e.box) for e in LedgerEntry.objects.filter(award=first)} == {
         (book.PAYOUT, book.DESK),
         (book.GIVE_BACK, book.DESK),
     }
-    assert cash_boxes.expected_cash(event, book.DESK) == -40_00 + 5_00
+    assert cash_boxes.expected_cash(event, book.DESK) == 50_00 - 40_00 + 5_00
     assert cash_boxes.unpaid_prizes(event) == (1, 40_00)
+    # The desk holds fees, not prize money: it pays no more than the book says is in it (a
+    # walk paid $280 from a box holding $254.51, and the count then showed money "over").
+    with pytest.raises(UserFacingError, match=r"holds \$15.00 by the cash book, less than"):
+        payouts.pay(second, actor=organiser, present=True, id_checked=True)
     cash_boxes.close_box(event, book.DESK, {}, reason="Short: prize paid", actor=organiser)
     with pytest.raises(UserFacingError, match="the treasurer pays it later"):
         payouts.pay(second, actor=organiser, present=True, id_checked=True)

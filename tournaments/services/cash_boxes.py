@@ -15,7 +15,7 @@ from tournaments.foundation.errors import UserFacingError
 from tournaments.rules import cashbook as book
 
 from ..foundation.text import money
-from ..models import CashBox, Tournament
+from ..models import CashBox, LedgerEntry, Tournament
 from .cashbook import closed_boxes, entries, open_box
 from .phase import paid_award_ids
 
@@ -95,3 +95,9 @@ def unpaid_prizes(tournament: Tournament) -> tuple[int, int]:
         .aggregate(n=Count("pk"), cents=Sum("amount_cents"))
     )
     return found["n"], found["cents"] or 0
+
+
+def paid_from(award) -> str:
+    """The box the award's newest payment came out of ("" for none)."""
+    boxes = LedgerEntry.objects.filter(award=award, kind=book.PAYOUT).order_by("-pk")
+    return boxes.values_list("box", flat=True).first() or ""

@@ -118,8 +118,10 @@ def _fee_box(tournament: Tournament, method: str) -> str:
     still_open = book.open_boxes(closed)  # the desk's first
     if still_open:
         return open_box(tournament, still_open[0]).key
-    advice = book.counted_box_advice(book.DESK, closed, money_in=True)
-    raise UserFacingError(f"The desk's box was counted and closed. {advice}")
+    raise UserFacingError(
+        "Both cash boxes are counted and closed, so no more cash can be recorded tonight: "
+        "keep this fee apart for the treasurer, with the player's name."
+    )
 
 
 def _describe(entry: LedgerEntry) -> str:
@@ -388,6 +390,15 @@ def prize_paid(award: PrizeAward, amount_cents: int, *, actor, give_back_cents: 
             f"A winner can give back at most the prize, {money(amount_cents)}.",
             field="give_back",
         )
+    if key == book.DESK:
+        # The desk's box holds the night's fees, not prize money: it pays only what the book
+        # says is in it, or the box would be counted "over" by what it never held.
+        held = book.expected_cash(entries(award.tournament), key, box.float_cents)
+        if held < amount_cents - give_back_cents:
+            raise UserFacingError(
+                f"The desk's box holds {money(held)} by the cash book, less than this prize "
+                f"({money(amount_cents)}): the treasurer pays it later."
+            )
     common = {"tournament": award.tournament, "box": box.key, "method": book.CASH}
     _create(
         None,

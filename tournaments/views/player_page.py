@@ -22,13 +22,14 @@ from ..forms.player_page import CardProblemForm
 from ..foundation.text import money
 from ..mixins.players import PlayerLinkMixin
 from ..models import FinalSeat, Player
-from ..services import mail, player_self, waitlist
+from ..rules import cashbook as book
+from ..services import cashbook, mail, player_self, waitlist
 from ..services.player_links import qr_svg_path
 
 
 def prizes_of(player: Player) -> list[dict]:
     awards = player.awards.current().select_related("category").prefetch_related("payouts")
-    return [
+    prizes = [
         {
             "label": award.category.label,
             "amount": money(award.amount_cents),
@@ -36,6 +37,12 @@ def prizes_of(player: Player) -> list[dict]:
         }
         for award in awards
     ]
+    if any(not prize["paid"] for prize in prizes):
+        # Both boxes counted: no cash is paid tonight, so the prize table is not the answer.
+        later = book.payout_box(cashbook.closed_boxes(player.tournament)) == ""
+        for prize in prizes:
+            prize["later"] = later
+    return prizes
 
 
 class PlayerPageView(PlayerLinkMixin, View):

@@ -23,7 +23,7 @@ from ...foundation.search import player_matches
 from ...foundation.text import money, ordinal
 from ...mixins.prizes import PAY, PrizePageMixin
 from ...models import Payout, PrizeAward
-from ...services import cash_boxes
+from ...services import cash_boxes, cashbook
 from ...services import payouts as payout_service
 
 
@@ -99,6 +99,8 @@ class PayoutsView(PrizePageMixin, View):
             paid_total=money(sum(r.live.amount_cents for r in rows if r.live)),
             any_awards=bool(rows) or (bool(q) and self.tournament.awards.current().exists()),
             void_form=VoidForm(),
+            box_note=(note := cash_boxes.payout_note(self.tournament)),
+            payable=note != book.NO_BOX_TO_PAY_FROM,
         )
 
 
@@ -164,6 +166,8 @@ class PayView(PrizePageMixin, View):
             f"{self.award.category.label}, {self.award.where_won.lower()}."
             + (f" {money(back)} given back to the charity: thank you!" if back else "")
         )
+        if cash_boxes.paid_from(self.award) == book.DESK:
+            text += " The cash came out of the desk's box: the prize table's was counted."
         messages.success(request, already(payout.replayed, text))
         return redirect(payouts_url(slug, form.cleaned_data["q"]))
 
@@ -196,6 +200,11 @@ class VoidView(PrizePageMixin, View):
         else:
             note = cash_boxes.payout_note(self.tournament)
             again = note if note == book.NO_BOX_TO_PAY_FROM else "The prize can be paid again."
+            if cash_boxes.paid_from(payout.award) in cashbook.closed_boxes(self.tournament):
+                again += (
+                    " Its box was counted, so the cash handed back is recorded outside the "
+                    "boxes: keep it apart for the treasurer."
+                )
             messages.success(
                 request,
                 f"Payment of {money(payout.amount_cents)} to {payout.award.player.name} "
