@@ -24,7 +24,7 @@ from scoring.services.cards import (
 )
 from scoring.services.pod_lookup import pod_for_request
 from scoring.services.results import may_record
-from tournaments.models import Pod, Round
+from tournaments.models import Pod, Round, Stage
 from tournaments.permissions import (
     TournamentPermissionMixin,
     has_permission,
@@ -65,7 +65,10 @@ class PodAccessMixin(TournamentPermissionMixin):
         if self.pod is None:
             self.find_pod(request, kwargs)
         if not self.pod_permission(request.user, self.pod):
-            raise PermissionDenied(f"You are not assigned to {self.pod}.")
+            # Named with its stage: staff of the qualifying stage's pod 1 are not the
+            # semi-final's pod 1 staff, and "not assigned to Pod 1" alone read as a mistake.
+            stage = "semi-final" if self.stage.kind == Stage.Kind.SEMI_FINAL else "qualifying stage"
+            raise PermissionDenied(f"You are not assigned to {self.pod} of the {stage}.")
 
     def find_pod(self, request, kwargs) -> None:
         """The long way, when `pod_for_request` found nothing: 404 with the reason."""

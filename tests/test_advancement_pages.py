@@ -282,10 +282,12 @@ def test_final_table_page_order_and_throws(client_for):
     assert names[1] not in form and names[3] not in form
     assert 'id="order-roll"' not in page  # typed dice are finished by typing
     # One die for two players is refused with the reason; nothing is stored.
-    page = text(org.post(order, {"dice": ["3"]}, follow=True))
+    page = text(org.post(order, {"form_id": "order-form", "dice": ["3"]}, follow=True))
+    kept = page.split('id="order-form"')[1].split("</form>")[0]
+    assert kept.count('value="3"') == 1  # the one die typed is back in its box
     assert (
         "now the 2 players tied on the lowest die throw again, one die each, but 1 die was "
-        "entered. Type only the re-throw." in page
+        "entered: type one die for each of them." in page
     )
     final.refresh_from_db()
     assert order_faces(final) == [5, 2, 6, 2]
@@ -300,8 +302,16 @@ def test_final_table_page_order_and_throws(client_for):
 
     throw = url("final-throw", event.tournament)
     assert "Enter all three dice" in text(org.post(throw, {"number": 1, "die1": 2}, follow=True))
-    bad = text(org.post(throw, {"number": 1, "die1": 9, "die2": 3, "die3": 4}, follow=True))
+    bad = text(
+        org.post(
+            throw, {"form_id": "throw-form", "number": 1, "die1": 9, "die2": 3, "die3": 4},
+            follow=True,
+        )
+    )  # fmt: skip
     assert "Die 1: Ensure this value is less than or equal to 6." in bad  # not "Die1: …"
+    # What was typed is back in the boxes (a walk had to type every die again).
+    boxes = bad.split('id="throw-form"')[1].split("</form>")[0]
+    assert 'name="die1"' in boxes and 'value="9"' in boxes and 'value="3"' in boxes
     org.post(throw, {"number": 1, "die1": 2, "die2": 3, "die3": 4})
     # A double tap sends throw 1 again: refused, nothing recorded twice.
     response = org.post(throw, {"number": 1, "die1": 2, "die2": 3, "die3": 4}, follow=True)

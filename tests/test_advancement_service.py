@@ -273,7 +273,7 @@ def test_the_order_roll_and_entered_throws_reach_a_winner_then_throws_are_refuse
     # Counted in the dice the organiser typed, not the four recorded before (a walk read "decided
     # after 6 dice, but 7 were entered" having typed three).
     again = "now the 2 players tied on the lowest die throw again, one die each, but"
-    with pytest.raises(UserFacingError, match=f"{again} 1 die was entered. Type only the re-"):
+    with pytest.raises(UserFacingError, match=f"{again} 1 die was entered: type one die for each"):
         final_table.roll_for_order(final, actor=organiser, faces=[4])
     with pytest.raises(UserFacingError, match=f"{again} 3 dice were entered"):
         final_table.roll_for_order(final, actor=organiser, faces=[4, 2, 1])

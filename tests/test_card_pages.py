@@ -11,6 +11,7 @@ from django.urls import reverse
 from scoring.models import CardEntry, RollCredit, TableResult
 from scoring.rules.cards import Card, Status
 from scoring.services import cards as card_service
+from scoring.services import results
 from tests.support.factories import UserFactory, drawn_stage, grant, record_pod
 from tournaments.models import AuditEntry, Pod, Seat, Stage
 from tournaments.services.rehearsal import rehearse
@@ -488,3 +489,30 @@ def test_card_pages_run_a_fixed_number_of_queries(
     with django_assert_max_num_queries(MY_CARD_QUERIES):
         body = client.get(reverse("my-card", args=[r.tournament.slug]), {"code": player.code})
     assert player.name in body.content.decode()
+
+
+def test_a_card_flagged_again_still_names_who_confirmed_its_settled_version(event, client_for):
+    """A walk: once a correction flagged a settled card again, its header read "confirmed by"
+    with no name (the name came from the check that counts, which it no longer is)."""
+    player = event.player()
+    paper = replace(event.record(player), buncos=event.record(player).buncos + 1)
+    card_service.enter_card(event.stage, player, paper, actor=event.anna, base_version=0)
+    settled = card_service.resolve_card(
+        event.stage, player, choice="tables", reason="Tally", actor=event.anna, version=1
+    )
+    card_service.confirm_card(event.stage, player, actor=event.bert, version=settled.version)
+    seat = Seat.objects.get(round__stage=event.stage, round__number=1, player=player)
+    result = TableResult.objects.get(
+        round=seat.round, pod=seat.pod, table=seat.table, is_current=True
+    )
+    results.record_result(
+        round_=seat.round,
+        pod=seat.pod,
+        table=seat.table,
+        entry=results.ResultEntry(winner=1 - result.winner, reason="Wrong pair ticked"),
+        actor=event.organiser,
+        base_version=result.version,
+    )
+    assert state_of(event.stage, player).status == Status.DIFFERS
+    page = text(client_for(event.anna).get(card_url(event.tournament, 1, player)))
+    assert "· confirmed by bert " in page

@@ -77,7 +77,8 @@ def test_a_403_to_staff_not_assigned_to_the_pod_does_not_say_they_have_no_role(
     response = client_for(helper).get(reverse("pod-detail", args=[tournament.slug, 1]))
     assert response.status_code == 403
     page = text(response)
-    assert "You are not assigned to Pod 1." in page and "has no role" not in page
+    assert "You are not assigned to Pod 1 of the qualifying stage." in page
+    assert "has no role" not in page
     assert f"helper</strong>, staff at <strong>{tournament.name}</strong>, but that" in page
     grant_text = page.split('id="who-can-grant"')[1].split("</p>")[0]
     assert "assigns staff to pods on the stage page" in grant_text

@@ -148,7 +148,8 @@ def test_a_queued_save_signed_out_or_not_allowed_is_forbidden_in_json(
     assert "signed out" in signed_out.json()["message"]
     otto = member(tournament, "staff", "otto-staff")  # staff, but not of this pod
     other = client_for(otto).post(result_url(tournament), data, headers=QUEUE)
-    assert other.status_code == 403 and other.json()["message"] == f"You are not assigned to {pod}."
+    assert other.status_code == 403
+    assert other.json()["message"] == f"You are not assigned to {pod} of the qualifying stage."
     # Without the header the pages answer as before.
     assert client.post(result_url(tournament), data).status_code == 302
     assert not TableResult.objects.exists()

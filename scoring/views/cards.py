@@ -93,6 +93,7 @@ class CardView:
     layout: Layout
     entered_by: str
     checked_by: str
+    confirmed_by: str  # who confirmed the current version, verified or not (any more)
     hostess: bool = False
     url: str = ""
     mine: bool = False  # the person looking entered the current version
@@ -145,6 +146,7 @@ def card_view(
         layout=layout,
         entered_by=names.get(versions[-1].entered_by_id, "") if versions else "",
         checked_by=names.get(checker, "") if checker else "",
+        confirmed_by=names.get(versions[-1].confirmed_by_id, "") if versions else "",
         hostess=player_id == hostess_id,
         url=url,
         mine=mine,

@@ -1,8 +1,9 @@
-"""Dice typed into a roll-off form that was refused, kept for the page it goes back to.
+"""Dice typed into a form that was refused, kept for the page it goes back to.
 
-The roll-off view answers every post with a redirect to the page the form was on, so a
-refusal ("a die shows 1 to 6", "ran out of entered dice") would come back to empty boxes:
-the dice are put in the session for that one page view and drawn into the same tie's form.
+The roll-off view and the final table's forms answer every post with a redirect to the page
+the form was on, so a refusal ("a die shows 1 to 6", "ran out of entered dice") would come
+back to empty boxes: the dice are put in the session for that one page view and drawn into
+the same form (`form_id`), each field as the list of what was typed in its boxes.
 """
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ from __future__ import annotations
 from django.http import HttpRequest
 
 SESSION_KEY = "roll_off_typed"
-MOST_DICE = 12  # more boxes than any tie has
+DICE_FIELDS = ("first", "rethrows", "dice", "die1", "die2", "die3")
+MOST_BOXES = 12  # more boxes than any form has
+LONGEST = 200  # a re-throw line
 
 
 def keep(request: HttpRequest) -> str:
@@ -18,8 +21,10 @@ def keep(request: HttpRequest) -> str:
     form_id = (request.POST.get("form_id") or "")[:100]
     request.session[SESSION_KEY] = {
         "form_id": form_id,
-        "first": [face[:1] for face in request.POST.getlist("first")[:MOST_DICE]],
-        "rethrows": (request.POST.get("rethrows") or "")[:200],
+        **{
+            name: [value[:LONGEST] for value in request.POST.getlist(name)[:MOST_BOXES]]
+            for name in DICE_FIELDS
+        },
     }
     return form_id
 

@@ -190,7 +190,7 @@ def roll_for_order(final: FinalTable, *, actor, faces: list[int] | None = None) 
             raise UserFacingError(
                 f"The first dice are recorded already: now the {again} players tied on the "
                 f"lowest die throw again, one die each, but {count(len(faces), 'die', 'dice')} "
-                f"{'was' if len(faces) == 1 else 'were'} entered. Type only the re-throw."
+                f"{'was' if len(faces) == 1 else 'were'} entered: type one die for each of them."
             ) from exc
     record = RollOff.objects.create(
         tournament_id=final.tournament_id,

@@ -154,6 +154,7 @@ class FinalTableView(FinalMixin, TemplateView):
         context.update(
             final=final,
             shown=shown,
+            typed=typed_dice.take(self.request),
             pools=drawn_pools(shown) if shown is not None else [],
             semi=self.tournament.stages.filter(kind=Stage.Kind.SEMI_FINAL).first(),
             # The void service refuses once the secret is out: no form it would refuse.
@@ -173,8 +174,9 @@ class FinalAction(FinalMixin, View):
             message = self.act(final)
         except UserFacingError as exc:
             messages.error(request, exc.message)
-        else:
-            messages.success(request, message)
+            form_id = typed_dice.keep(request)  # the dice typed come back in their boxes
+            return redirect(self.page_url() + (f"#{form_id}" if form_id else ""))
+        messages.success(request, message)
         return redirect(self.page_url())
 
     def valid(self, form):
