@@ -11,8 +11,7 @@ from django.urls import reverse
 from scoring.models import CardEntry, RollCredit, TableResult
 from scoring.rules.cards import Card, Status
 from scoring.services import cards as card_service
-from scoring.services import results
-from tests.support.factories import UserFactory, drawn_stage, grant, record_pod
+from tests.support.factories import UserFactory, drawn_stage, flip_table_of, grant, record_pod
 from tournaments.models import AuditEntry, Pod, Seat, Stage
 from tournaments.services.rehearsal import rehearse
 
@@ -501,18 +500,7 @@ def test_a_card_flagged_again_still_names_who_confirmed_its_settled_version(even
         event.stage, player, choice="tables", reason="Tally", actor=event.anna, version=1
     )
     card_service.confirm_card(event.stage, player, actor=event.bert, version=settled.version)
-    seat = Seat.objects.get(round__stage=event.stage, round__number=1, player=player)
-    result = TableResult.objects.get(
-        round=seat.round, pod=seat.pod, table=seat.table, is_current=True
-    )
-    results.record_result(
-        round_=seat.round,
-        pod=seat.pod,
-        table=seat.table,
-        entry=results.ResultEntry(winner=1 - result.winner, reason="Wrong pair ticked"),
-        actor=event.organiser,
-        base_version=result.version,
-    )
+    flip_table_of(event.stage, player, event.organiser)
     assert state_of(event.stage, player).status == Status.DIFFERS
     page = text(client_for(event.anna).get(card_url(event.tournament, 1, player)))
     assert "· confirmed by bert " in page

@@ -10,10 +10,9 @@ from scoring.models import CardEntry, RollCredit, TableResult
 from scoring.rules import PRESETS
 from scoring.rules.cards import Card, Status
 from scoring.services import cards as service
-from scoring.services import results
-from tests.support.factories import UserFactory, grant
+from tests.support.factories import UserFactory, flip_table_of, grant
 from tournaments.foundation.errors import UserFacingError
-from tournaments.models import Seat, Stage
+from tournaments.models import Stage
 from tournaments.rules.simulate import simulate_stage
 from tournaments.services.rehearsal import rehearse
 
@@ -102,18 +101,7 @@ def test_a_settled_card_is_flagged_again_when_its_table_is_corrected(played, cho
     )
     service.confirm_card(stage, player, actor=first, version=resolved.version)
     assert service.current_state(stage, player).verified
-    seat = Seat.objects.get(round__stage=stage, round__number=1, player=player)
-    result = TableResult.objects.get(
-        round=seat.round, pod=seat.pod, table=seat.table, is_current=True
-    )
-    results.record_result(
-        round_=seat.round,
-        pod=seat.pod,
-        table=seat.table,
-        entry=results.ResultEntry(winner=1 - result.winner, reason="Wrong pair ticked"),
-        actor=first,
-        base_version=result.version,
-    )
+    flip_table_of(stage, player, first)
     state = service.current_state(stage, player)
     assert state.status == Status.DIFFERS and not state.verified
     assert state.differences[0] == "The tables changed after this card was settled"

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.utils import timezone
 
+from scoring.models import TableResult
 from scoring.services import cards as card_service
 from scoring.services.results import ResultEntry, record_result
 from scoring.services.rounds import start_next_round
@@ -18,6 +19,7 @@ from tournaments.models import (
     PrizeAward,
     PrizeCategory,
     RulePreset,
+    Seat,
     Tournament,
     TournamentRole,
     UserProfile,
@@ -179,6 +181,23 @@ def table_result(pod, round_, actor, *, table=1, winner=1, base_version=0, **ent
         entry=ResultEntry(winner=winner, **entry),
         actor=actor,
         base_version=base_version,
+    )
+
+
+def flip_table_of(stage, player, actor, *, round_number=1):
+    """Corrects the table `player` sat at in round `round_number`: the other pair won."""
+    seat = Seat.objects.get(round__stage=stage, round__number=round_number, player=player)
+    result = TableResult.objects.get(
+        round=seat.round, pod=seat.pod, table=seat.table, is_current=True
+    )
+    return table_result(
+        seat.pod,
+        seat.round,
+        actor,
+        table=seat.table,
+        winner=1 - result.winner,
+        base_version=result.version,
+        reason="Wrong pair ticked",
     )
 
 
