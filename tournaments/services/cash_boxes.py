@@ -77,6 +77,11 @@ def close_box(
     return box
 
 
+def paid_later(tournament: Tournament) -> bool:
+    """Both boxes counted: no prize is paid in cash tonight, the treasurer pays it later."""
+    return book.payout_box(closed_boxes(tournament)) == ""
+
+
 def payout_note(tournament: Tournament) -> str:
     """What the pay page says about where the cash comes from, "" in the usual case."""
     key = book.payout_box(closed_boxes(tournament))

@@ -22,8 +22,7 @@ from ..forms.player_page import CardProblemForm
 from ..foundation.text import money
 from ..mixins.players import PlayerLinkMixin
 from ..models import FinalSeat, Player
-from ..rules import cashbook as book
-from ..services import cashbook, mail, player_self, waitlist
+from ..services import cash_boxes, mail, player_self, waitlist
 from ..services.player_links import qr_svg_path
 
 
@@ -39,7 +38,7 @@ def prizes_of(player: Player) -> list[dict]:
     ]
     if any(not prize["paid"] for prize in prizes):
         # Both boxes counted: no cash is paid tonight, so the prize table is not the answer.
-        later = book.payout_box(cashbook.closed_boxes(player.tournament)) == ""
+        later = cash_boxes.paid_later(player.tournament)
         for prize in prizes:
             prize["later"] = later
     return prizes

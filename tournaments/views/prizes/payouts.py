@@ -198,9 +198,13 @@ class VoidView(PrizePageMixin, View):
         except UserFacingError as exc:
             messages.error(request, exc.message)
         else:
-            note = cash_boxes.payout_note(self.tournament)
-            again = note if note == book.NO_BOX_TO_PAY_FROM else "The prize can be paid again."
-            if cash_boxes.paid_from(payout.award) in cashbook.closed_boxes(self.tournament):
+            closed = cashbook.closed_boxes(self.tournament)
+            again = (
+                book.NO_BOX_TO_PAY_FROM
+                if book.payout_box(closed) == ""
+                else "The prize can be paid again."
+            )
+            if cash_boxes.paid_from(payout.award) in closed:
                 again += (
                     " Its box was counted, so the cash handed back is recorded outside the "
                     "boxes: keep it apart for the treasurer."

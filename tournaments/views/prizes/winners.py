@@ -39,7 +39,7 @@ from ...presenters.prizes import (
 from ...rules import cashbook as book
 from ...rules.phases import prize_step
 from ...rules.prizes import OVERALL, Award, PrizeTie, Unawarded
-from ...services import cash_planner, cashbook, prize_list
+from ...services import cash_boxes, cash_planner, prize_list
 from ...services import prizes as service
 from ...services.costume import offered_rows
 from ...services.phase import paid_award_ids
@@ -185,9 +185,7 @@ class PrizeWinnersView(PrizePageMixin, View):
             unpaid_count=len(unpaid),
             # With both boxes counted nothing more is paid tonight: say so where it sends
             # the admin to the prize table.
-            no_box=book.NO_BOX_TO_PAY_FROM
-            if unpaid and book.payout_box(cashbook.closed_boxes(t)) == ""
-            else "",
+            no_box=book.NO_BOX_TO_PAY_FROM if unpaid and cash_boxes.paid_later(t) else "",
             unpaid_total=money(sum(a.amount_cents for a in unpaid)),
             one_prize=t.one_prize_per_player,
             last_bunco=[
